@@ -1,0 +1,82 @@
+# SPDX-License-Identifier: GPL-2.0
+# udpgso-lab: one Makefile, standalone or inside a kernel tree
+# (tools/testing/selftests/<name>/, where the tree's lib.mk is used).
+
+TEST_GEN_PROGS := udpgso_bench_tx udpgso_bench_rx udpgso
+# tests run by run_tests, in this order (each prints its own KTAP)
+TEST_PROGS := udpgso_bench.sh udpgso.sh udpgro.sh udpgro_fwd.sh \
+	      scripts_test.sh kmod_test.sh
+# tests that only use the userspace tools: the sanitizer pass runs these
+USER_TESTS := udpgso_bench.sh udpgso.sh udpgro.sh udpgro_fwd.sh
+TEST_FILES := settings config scripts kmod
+
+COMMON := udpgso_common.c
+COMMON_H := udpgso_common.h
+
+CFLAGS ?= -O2
+CFLAGS += -g -Wall -Wextra -Werror -D_GNU_SOURCE
+LDLIBS += -lpthread -lm
+
+ifneq ($(SANITIZE),)
+CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer \
+	  -fno-sanitize-recover=all
+LDFLAGS += -fsanitize=address,undefined
+OUTPUT ?= $(CURDIR)/build-san
+endif
+
+# ---- inside a kernel tree: the kernel's lib.mk does the rest ----------------
+ifneq ($(wildcard $(CURDIR)/../lib.mk),)
+ifneq ($(wildcard $(CURDIR)/../kselftest_harness.h),)
+UG_IN_KERNEL_TREE := 1
+endif
+endif
+
+ifdef UG_IN_KERNEL_TREE
+include ../lib.mk
+$(OUTPUT)/udpgso_bench_tx $(OUTPUT)/udpgso_bench_rx $(OUTPUT)/udpgso: \
+	$(COMMON) $(COMMON_H)
+$(OUTPUT)/%: %.c $(COMMON) $(COMMON_H)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(COMMON) $(LDLIBS)
+else
+# ---- standalone ---------------------------------------------------------------
+OUTPUT ?= $(CURDIR)
+BINS := $(addprefix $(OUTPUT)/,$(TEST_GEN_PROGS))
+
+.PHONY: all run_tests check run bench kmod install clean
+all: $(BINS)
+
+$(OUTPUT)/%: %.c $(COMMON) $(COMMON_H)
+	@mkdir -p $(OUTPUT)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(COMMON) $(LDLIBS)
+
+run_tests: all
+	@UDPGSO_BIN=$(OUTPUT) ./scripts/ksft_run.sh $(addprefix ./,$(TEST_PROGS))
+
+# the README's test command: every test, then the userspace tests again
+# with the tools built with AddressSanitizer and UBSan
+check:
+	@$(MAKE) --no-print-directory run_tests
+	@$(MAKE) --no-print-directory SANITIZE=1 TEST_PROGS="$(USER_TESTS)" run_tests
+
+# the README's main command: the side-by-side run of send and receive modes
+run: all
+	@UDPGSO_BIN=$(OUTPUT) ./scripts/modes.sh
+
+# our tx against the kernel's own selftest tx (a benchmark, not a test)
+bench: all
+	@UDPGSO_BIN=$(OUTPUT) ./scripts/bench_vs_upstream.sh
+
+kmod:
+	$(MAKE) -C kmod
+
+install: all
+	@test -n "$(INSTALL_PATH)" || { echo "make install: set INSTALL_PATH=DIR" >&2; exit 1; }
+	mkdir -p $(INSTALL_PATH)
+	cp -a $(BINS) $(TEST_PROGS) $(INSTALL_PATH)/
+	cp -a $(TEST_FILES) $(INSTALL_PATH)/
+
+clean:
+	rm -f $(BINS)
+	rm -rf $(CURDIR)/build-san
+	-$(MAKE) -C kmod clean 2>/dev/null
+endif

@@ -1,0 +1,70 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# udpgso-lab's own kselftest-style runner (used outside a kernel tree).
+#
+#   scripts/ksft_run.sh [-t SECONDS] TEST...
+#
+# Runs each test with a timeout (the `settings` file's timeout=, times
+# $KSELFTEST_TIMEOUT_MULT, or -t), prefixes its output with "# " and prints
+# one TAP 13 line per test, as the kernel's runner does:
+#   ok N selftests: udpgso-lab: NAME [# SKIP] / not ok N ... [# TIMEOUT]
+# The last line counts the test cases inside every test (their own ok /
+# not ok lines):  "run_tests: P passed, F failed, S skipped".
+# Exit: 1 if any test failed or timed out, 4 if all skipped, else 0.
+# KSELFTEST_<NAME>_ARGS (NAME upper-cased, non-alphanumerics as _) adds
+# arguments to a test, as the kernel's runner does.
+set -u
+
+here=$(cd "$(dirname "$0")/.." && pwd)
+timeout_s=
+if [ "${1:-}" = "-t" ]; then timeout_s=$2; shift 2; fi
+if [ -z "$timeout_s" ]; then
+	timeout_s=$(sed -n 's/^timeout=//p' "$here/settings" 2>/dev/null)
+	timeout_s=${timeout_s:-300}
+fi
+mult=${KSELFTEST_TIMEOUT_MULT:-1}
+case "$mult" in ''|*[!0-9]*) echo "ksft_run: KSELFTEST_TIMEOUT_MULT '$mult': allowed a positive integer" >&2; exit 1 ;; esac
+timeout_s=$((timeout_s * mult))
+
+echo "TAP version 13"
+echo "1..$#"
+n=0 tfail=0 tskip=0
+cpass=0 cfail=0 cskip=0
+for t in "$@"; do
+	n=$((n + 1))
+	name=$(basename "$t")
+	echo "# selftests: udpgso-lab: $name"
+	if [ ! -x "$t" ]; then
+		echo "not ok $n selftests: udpgso-lab: $name # missing or not executable"
+		tfail=$((tfail + 1)); cfail=$((cfail + 1))
+		continue
+	fi
+	var="KSELFTEST_$(echo "$name" | tr '[:lower:]' '[:upper:]' | tr -c 'A-Z0-9\n' '_')_ARGS"
+	args=${!var:-}
+	log=$(mktemp)
+	# shellcheck disable=SC2086
+	(cd "$(dirname "$t")" && timeout --foreground -k 10 "$timeout_s" "./$name" $args) \
+		>"$log" 2>&1 </dev/null
+	rc=$?
+	sed 's/^/# /' "$log"
+	p=$(grep -cE '^ok [0-9]+ ' "$log" | head -1)
+	s=$(grep -cE '^ok [0-9]+ .*# *SKIP' "$log" | head -1)
+	f=$(grep -cE '^not ok [0-9]+ ' "$log" | head -1)
+	rm -f "$log"
+	cpass=$((cpass + p - s)); cskip=$((cskip + s)); cfail=$((cfail + f))
+	case $rc in
+	0) echo "ok $n selftests: udpgso-lab: $name" ;;
+	4) echo "ok $n selftests: udpgso-lab: $name # SKIP"; tskip=$((tskip + 1)) ;;
+	124|137) echo "not ok $n selftests: udpgso-lab: $name # TIMEOUT $timeout_s seconds"
+	   tfail=$((tfail + 1)); cfail=$((cfail + 1)) ;;
+	*) echo "not ok $n selftests: udpgso-lab: $name # exit=$rc"
+	   tfail=$((tfail + 1))
+	   # a failing test with no failing case still counts as a failure
+	   if [ "$f" -eq 0 ]; then cfail=$((cfail + 1)); fi ;;
+	esac
+done
+echo "# Totals: tests:$n fail:$tfail skip:$tskip"
+echo "run_tests: $cpass passed, $cfail failed, $cskip skipped"
+if [ "$tfail" -gt 0 ]; then exit 1; fi
+if [ "$n" -gt 0 ] && [ "$tskip" -eq "$n" ]; then exit 4; fi
+exit 0

@@ -1,0 +1,130 @@
+# SPDX-License-Identifier: GPL-2.0
+# udpgso-lab shell library: KTAP output, a defer-style cleanup stack,
+# network namespace helpers.  Source it; it sets nothing else up by itself.
+#
+#   . "$(dirname "$0")/scripts/lib.sh"      (from the top directory)
+#
+# shellcheck shell=bash
+
+KSFT_PASS=0
+KSFT_FAIL=1
+KSFT_SKIP=4
+
+UG_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# where the built tools are: the Makefile exports UDPGSO_BIN (OUTPUT);
+# installed copies sit beside the scripts
+UDPGSO_BIN=${UDPGSO_BIN:-$UG_TOP}
+
+ug_prog=$(basename "$0")
+
+ug_err() { echo "$ug_prog: $*" >&2; }
+ug_die() { ug_err "$*"; exit 1; }
+
+# ---- KTAP -----------------------------------------------------------------
+_ktap_n=0 _ktap_pass=0 _ktap_fail=0 _ktap_skip=0
+
+ktap_header() {		# [planned]
+	echo "TAP version 13"
+	if [ -n "${1:-}" ]; then echo "1..$1"; fi
+	_ktap_planned=${1:-}
+}
+ktap_info() { echo "# $*"; }
+ktap_ok() {		# name...
+	_ktap_n=$((_ktap_n + 1)); _ktap_pass=$((_ktap_pass + 1))
+	echo "ok $_ktap_n $*"
+}
+ktap_fail() {		# name [reason]
+	_ktap_n=$((_ktap_n + 1)); _ktap_fail=$((_ktap_fail + 1))
+	echo "not ok $_ktap_n $1${2:+ # $2}"
+}
+ktap_skip() {		# name reason
+	_ktap_n=$((_ktap_n + 1)); _ktap_skip=$((_ktap_skip + 1))
+	echo "ok $_ktap_n $1 # SKIP ${2:-}"
+}
+# ktap_result RC NAME [REASON]: 0 ok, 4 skip, anything else not ok
+ktap_result() {
+	case "$1" in
+	0) ktap_ok "$2" ;;
+	4) ktap_skip "$2" "${3:-}" ;;
+	*) ktap_fail "$2" "${3:-exit $1}" ;;
+	esac
+}
+# ktap_finish: totals line, then exit 1 on a failure, 4 when all skipped
+ktap_finish() {
+	if [ -z "${_ktap_planned:-}" ]; then echo "1..$_ktap_n"; fi
+	echo "# Totals: pass:$_ktap_pass fail:$_ktap_fail xfail:0 xpass:0 skip:$_ktap_skip error:0"
+	if [ "$_ktap_fail" -gt 0 ]; then exit $KSFT_FAIL; fi
+	if [ -n "${_ktap_planned:-}" ] && [ "$_ktap_n" -ne "$_ktap_planned" ]; then
+		exit $KSFT_FAIL
+	fi
+	if [ "$_ktap_n" -gt 0 ] && [ "$_ktap_skip" -eq "$_ktap_n" ]; then exit $KSFT_SKIP; fi
+	exit $KSFT_PASS
+}
+
+# ---- requirements -----------------------------------------------------------
+# ug_need_root / ug_need_cmd print the reason and return 1 when missing,
+# so a test can skip: ug_need_cmd nft || { ktap_skip name "no nft"; ... }
+ug_need_root() {
+	if [ "$(id -u)" -ne 0 ]; then echo "needs root"; return 1; fi
+}
+ug_need_cmd() {
+	local c
+	for c in "$@"; do
+		command -v "$c" >/dev/null 2>&1 || { echo "needs $c"; return 1; }
+	done
+}
+
+# ---- cleanup stack ------------------------------------------------------------
+# defer CMD...: push a command (one string, run with eval) to run at exit,
+# in reverse order, on normal exit, failure and SIGINT/SIGTERM/SIGHUP.
+_ug_defer=()
+defer() { _ug_defer+=("$*"); }
+# run and drop everything deferred so far (LIFO); errors do not stop it
+run_deferred() {
+	local i
+	for ((i = ${#_ug_defer[@]} - 1; i >= 0; i--)); do
+		eval "${_ug_defer[$i]}" >/dev/null 2>&1 || true
+		unset "_ug_defer[$i]"
+	done
+	_ug_defer=()
+}
+_ug_on_exit() { local rc=$?; trap - EXIT; run_deferred; exit "$rc"; }
+_ug_on_sig() { trap - EXIT INT TERM HUP; run_deferred; exit "$1"; }
+ug_trap_install() {
+	trap _ug_on_exit EXIT
+	trap '_ug_on_sig 130' INT
+	trap '_ug_on_sig 143' TERM
+	trap '_ug_on_sig 129' HUP
+}
+
+# ---- network namespaces -----------------------------------------------------
+# ns_new NAME: create netns "ug<pid>-NAME" with lo up, deferred deletion;
+# prints the full name.  Callers: ns=$(ns_new a) then call ns_defer "$ns"
+# in the parent shell (command substitution runs in a subshell).
+ns_name() { echo "ug$$-$1"; }
+ns_add() {		# NAME -> sets nothing, creates and defers
+	local ns
+	ns=$(ns_name "$1")
+	ip netns add "$ns" || return 1
+	defer "ip netns del '$ns'"
+	ip -n "$ns" link set lo up
+}
+ns_exec() { local ns; ns=$(ns_name "$1"); shift; ip netns exec "$ns" "$@"; }
+# veth_pair NS_A DEV_A NS_B DEV_B: a veth between two of our namespaces
+veth_pair() {
+	ip link add "$2" netns "$(ns_name "$1")" type veth \
+		peer name "$4" netns "$(ns_name "$3")" || return 1
+	ip -n "$(ns_name "$1")" link set "$2" up
+	ip -n "$(ns_name "$3")" link set "$4" up
+}
+# wait until a UDP port is bound in a namespace (or 5 s)
+ns_wait_udp_port() {	# NS PORT
+	local i
+	for ((i = 0; i < 100; i++)); do
+		if ns_exec "$1" ss -Hlnu "sport = :$2" 2>/dev/null | grep -q .; then
+			return 0
+		fi
+		sleep 0.05
+	done
+	return 1
+}
