@@ -128,3 +128,17 @@ ns_wait_udp_port() {	# NS PORT
 	done
 	return 1
 }
+
+# ---- JSON -------------------------------------------------------------------
+# ug_jget FILE PATH: print one value of a JSON file; PATH is dot-separated
+# keys (list indexes as numbers), e.g. ug_jget rx.json seq.loss.  Objects and
+# lists print as JSON, booleans as true/false.  Fails when PATH is absent.
+ug_jget() {
+	python3 - "$1" "$2" <<'PY'
+import json, sys
+v = json.load(open(sys.argv[1]))
+for k in sys.argv[2].split("."):
+    v = v[int(k)] if isinstance(v, list) else v[k]
+print(json.dumps(v) if isinstance(v, (dict, list, bool)) or v is None else v)
+PY
+}
