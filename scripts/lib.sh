@@ -142,3 +142,44 @@ for k in sys.argv[2].split("."):
 print(json.dumps(v) if isinstance(v, (dict, list, bool)) or v is None else v)
 PY
 }
+
+# ug_jcheck FILE EXPR...: evaluate each Python expression over the JSON
+# object in FILE (keys as names, nested keys with dots: seq.loss == 0).
+# Prints "# check failed: EXPR (name=value ...)" for each false one and
+# returns 1 then, else 0.
+ug_jcheck() {
+	python3 - "$@" <<'PY'
+import json, re, sys
+class O(dict):
+    def __getattr__(self, k):
+        return self[k]
+try:
+    d = json.load(open(sys.argv[1]), object_hook=O)
+except (OSError, ValueError) as e:
+    print("# check failed: %s: no JSON summary (%s)" % (sys.argv[1], e))
+    sys.exit(1)
+rc = 0
+for e in sys.argv[2:]:
+    try:
+        ok = eval(e, {"__builtins__": {"abs": abs, "len": len, "min": min,
+                                        "max": max, "sum": sum}}, d)
+    except Exception as x:
+        ok, why = False, repr(x)
+    else:
+        why = ""
+    if ok:
+        continue
+    rc = 1
+    vals = []
+    for name in sorted(set(re.findall(r"[A-Za-z_][A-Za-z_0-9]*(?:\.[A-Za-z_][A-Za-z_0-9]*)*", e))):
+        v = d
+        try:
+            for k in name.split("."):
+                v = v[k]
+        except (KeyError, TypeError):
+            continue
+        vals.append("%s=%s" % (name, json.dumps(v)))
+    print("# check failed: %s (%s)%s" % (e, " ".join(vals), " " + why if why else ""))
+sys.exit(rc)
+PY
+}
