@@ -117,17 +117,19 @@ veth_pair() {
 	ip -n "$(ns_name "$1")" link set "$2" up
 	ip -n "$(ns_name "$3")" link set "$4" up
 }
-# wait until a UDP port is bound in a namespace (or 5 s)
-ns_wait_udp_port() {	# NS PORT
+# wait until a port is bound (UDP) or listening (TCP) in one of our
+# namespaces, or 5 s; PROTO is -u or -t
+ns_wait_port() {	# PROTO NS PORT
 	local i
 	for ((i = 0; i < 100; i++)); do
-		if ns_exec "$1" ss -Hlnu "sport = :$2" 2>/dev/null | grep -q .; then
+		if ns_exec "$2" ss -Hln "$1" "sport = :$3" 2>/dev/null | grep -q .; then
 			return 0
 		fi
 		sleep 0.05
 	done
 	return 1
 }
+ns_wait_udp_port() { ns_wait_port -u "$1" "$2"; }	# NS PORT
 
 # ---- JSON -------------------------------------------------------------------
 # ug_jget FILE PATH: print one value of a JSON file; PATH is dot-separated

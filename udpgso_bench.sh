@@ -1,0 +1,261 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# udpgso_bench.sh: the bench tools against each other over loopback in a
+# network namespace of our own.  Every tx mode x every rx mode, IPv4 and
+# IPv6, with exact counts (datagrams, bytes, reads), payload verification of
+# every datagram and sequence-number accounting; then the bad-input cases,
+# each of which must print one line naming the option and exit 1 without
+# opening a socket.
+#
+#   ./udpgso_bench.sh [-q]        (-q: IPv4 only, fewer rx modes)
+set -u
+. "$(dirname "$0")/scripts/lib.sh"
+
+TX=$UDPGSO_BIN/udpgso_bench_tx
+RX=$UDPGSO_BIN/udpgso_bench_rx
+quick=0
+case "${1:-}" in
+-q) quick=1 ;;
+"") ;;
+*) ug_die "unknown argument '$1', allowed: -q" ;;
+esac
+
+ktap_header
+if ! why=$(ug_need_root) || ! why=$(ug_need_cmd ip ss python3); then
+	ktap_skip "udpgso_bench" "$why"
+	ktap_finish
+fi
+for t in "$TX" "$RX"; do
+	if [ ! -x "$t" ]; then
+		ktap_fail "udpgso_bench: $t" "not built (run make)"
+		ktap_finish
+	fi
+done
+
+ug_trap_install
+tmp=$(mktemp -d)
+defer "rm -rf '$tmp'"
+ns_add b || { ktap_skip "udpgso_bench" "cannot create a network namespace"; ktap_finish; }
+ns=$(ns_name b)
+port=8000
+
+# xfer NAME FAMILY "TX ARGS" "RX ARGS" CHECK...
+# Start rx in the namespace, wait for its port, run tx, wait for rx, then
+# check both JSON summaries: rx.* and tx.* names in the CHECK expressions
+# are rewritten to the rx and tx files.
+xfer() {
+	local name=$1 fam=$2 txa=$3 rxa=$4 dst rxpid rc_tx rc_rx proto=-u
+	shift 4
+	port=$((port + 1))
+	case "$fam" in
+	-4) dst=127.0.0.1 ;;
+	*) dst=::1 ;;
+	esac
+	case " $rxa " in *" -t "*) proto=-t ;; esac
+	# shellcheck disable=SC2086
+	ip netns exec "$ns" timeout 30 "$RX" $fam -p "$port" $rxa --json \
+		>"$tmp/rx.json" 2>"$tmp/rx.err" &
+	rxpid=$!
+	if ! ns_wait_port "$proto" b "$port"; then
+		kill "$rxpid" 2>/dev/null; wait "$rxpid" 2>/dev/null
+		ktap_fail "$name" "rx did not bind port $port"
+		sed 's/^/# rx: /' "$tmp/rx.err"
+		return
+	fi
+	# shellcheck disable=SC2086
+	ip netns exec "$ns" timeout 30 "$TX" $fam -D "$dst" -p "$port" $txa --json \
+		>"$tmp/tx.json" 2>"$tmp/tx.err"
+	rc_tx=$?
+	wait "$rxpid"
+	rc_rx=$?
+	if [ "$rc_tx" -eq 4 ] || [ "$rc_rx" -eq 4 ]; then
+		ktap_skip "$name" "$(tail -n1 "$tmp/tx.err" "$tmp/rx.err" | grep SKIP | head -n1)"
+		return
+	fi
+	local ok=1
+	if [ "$rc_tx" -ne 0 ] || [ "$rc_rx" -ne 0 ]; then
+		ok=0
+		echo "# tx exit $rc_tx, rx exit $rc_rx"
+		grep -v ' MB/s' "$tmp/tx.err" | tail -n3 | sed 's/^/# tx: /'
+		grep -v ' MB/s' "$tmp/rx.err" | tail -n3 | sed 's/^/# rx: /'
+	fi
+	# merge both summaries into one object {tx: .., rx: ..} for the checks
+	if ! python3 - "$tmp/tx.json" "$tmp/rx.json" >"$tmp/both.json" <<'PY'
+import json, sys
+print(json.dumps({"tx": json.load(open(sys.argv[1])),
+                  "rx": json.load(open(sys.argv[2]))}))
+PY
+	then
+		ktap_fail "$name" "no JSON summary"
+		return
+	fi
+	ug_jcheck "$tmp/both.json" "$@" || ok=0
+	if [ "$ok" -eq 1 ]; then
+		ktap_ok "$name"
+	else
+		ktap_fail "$name"
+	fi
+}
+
+# the checks every UDP transfer of N datagrams of LEN bytes must pass
+exact() {	# N BYTES
+	echo "tx.datagrams == $1" "rx.datagrams == $1" \
+		"tx.bytes == $2" "rx.bytes == $2" "tx.errors == 0" \
+		"rx.verify_errors == 0" "rx.seq.loss == 0" "rx.seq.dup == 0" \
+		"rx.seq.reorder == 0"
+}
+
+N=240		# datagrams per case: a multiple of the segment counts below
+RCVBUF="--rcvbuf 8388608"
+
+if [ "$quick" -eq 1 ]; then
+	families="-4"
+	rxmodes="recv recvmmsg gro"
+else
+	families="-4 -6"
+	rxmodes="recv recvmsg recvmmsg gro"
+fi
+
+for fam in $families; do
+	v=ipv${fam#-}
+	# tx modes: name | tx arguments | datagram size | datagrams per call
+	while IFS='|' read -r tname targs len per; do
+		[ -n "$tname" ] || continue
+		for rmode in $rxmodes; do
+			case "$rmode" in
+			gro) rargs="-G" ;;
+			recvmmsg) rargs="--mode recvmmsg --batch 16" ;;
+			*) rargs="--mode $rmode" ;;
+			esac
+			# shellcheck disable=SC2046
+			checks=$(exact "$N" $((N * len)))
+			calls=$((N / per))
+			extra=("tx.calls == $calls")
+			case "$tname" in
+			sendmmsg*) extra=("tx.calls == $((calls / 8))") ;;
+			esac
+			if [ "$rmode" = gro ] && [ "$per" -gt 1 ]; then
+				# lo does not run GRO: each GSO skb reaches the
+				# UDP_GRO socket whole, one read per send
+				extra+=("rx.gro_reads == $calls" "rx.reads == $calls")
+			elif [ "$rmode" = gro ]; then
+				extra+=("rx.gro_reads == 0" "rx.reads == $N")
+			else
+				extra+=("rx.gro_reads == 0" "rx.reads <= $N")
+			fi
+			# shellcheck disable=SC2086
+			xfer "$v $tname -> $rmode" "$fam" \
+				"$targs --count $N --seq" \
+				"$rargs -n $N -l $len -v --seq $RCVBUF" \
+				$checks "${extra[@]}"
+		done
+	done <<-EOF
+	sendto|-u -s 1200|1200|1
+	send|-s 1200|1200|1
+	sendmmsg|-m --batch 8 -s 1200|1200|1
+	gso-cmsg|-s 12000 -S 1200|1200|10
+	gso-sockopt|-s 12000 -S 1200 --gso-mode sockopt|1200|10
+	sendmmsg-gso|-m --batch 8 -s 6000 -S 1200|1200|5
+	iov|--iov 4 -s 1200|1200|1
+	zerocopy-gso|-z -s 12000 -S 1200|1200|10
+	EOF
+
+	# GSO with a short last segment: 2 full + 1 of 400 bytes per call
+	xfer "$v gso short last segment" "$fam" "-s 2800 -S 1200 --count 300 --seq" \
+		"-n 300 -v --seq $RCVBUF" $(exact 300 $((100 * 2800))) "tx.calls == 100"
+	# upstream's own default: -S 0 is the MSS of a 1500 byte MTU
+	xfer "$v gso -S 0 (MSS)" "$fam" "-S 0 -M 20" "-v $RCVBUF -n $((20 * 64000 / 1400))" \
+		"tx.calls == 20" "tx.gso.active" "rx.verify_errors == 0" \
+		"rx.datagrams == tx.datagrams" "rx.bytes == tx.bytes"
+	# mixed sizes: runs of equal size go out as GSO sends
+	xfer "$v mixed sizes gso" "$fam" "--sizes 1200,1200,1200,700 -S 1200 --count 400 --seq" \
+		"-n 400 -v --seq $RCVBUF" $(exact 400 $((100 * 4300))) "tx.calls == 200"
+	# several flows: two threads, each with its own socket and flow id
+	xfer "$v two flows" "$fam" "--threads 2 -s 1000 --count 400 --seq" \
+		"-n 400 -l 1000 -v --seq --flows 2 $RCVBUF" $(exact 400 400000) \
+		"tx.flows == 2" "rx.seq.flows == 2"
+	# reuseport: four sockets, four source ports spread the load
+	xfer "$v reuseport 4 sockets" "$fam" "--sockets 4 -s 1000 --count 400 --seq" \
+		"-n 400 -l 1000 -v --seq --flows 4 --reuseport 4 $RCVBUF" $(exact 400 400000) \
+		"len(rx.sockets) == 4" "sum(s.datagrams for s in rx.sockets) == 400"
+	# TCP, as upstream: -t on both sides, byte stream
+	xfer "$v tcp" "$fam" "-t -s 10000 -M 100" "-t -v" \
+		"tx.bytes == 1000000" "rx.bytes == 1000000" "rx.verify_errors == 0"
+done
+
+# pacing: SO_TXTIME needs the fq qdisc; 100 x 1000 B at 8 Mbit/s is 99 ms
+# between the first and last departure, which a correct pacer cannot beat
+if ip -n "$ns" link set lo up && tc -n "$ns" qdisc replace dev lo root fq 2>/dev/null; then
+	xfer "ipv4 SO_TXTIME pacing" -4 "--txtime-rate 8M -s 1000 --count 100 --seq" \
+		"-n 100 -l 1000 -v --seq $RCVBUF" $(exact 100 100000) \
+		"rx.duration_s >= 0.09"
+	xfer "ipv4 SO_MAX_PACING_RATE" -4 "--max-pacing-rate 8M -s 1000 --count 100 --seq" \
+		"-n 100 -l 1000 -v --seq $RCVBUF" $(exact 100 100000) \
+		"rx.duration_s >= 0.09"
+else
+	ktap_skip "ipv4 SO_TXTIME pacing" "no fq qdisc (tc)"
+	ktap_skip "ipv4 SO_MAX_PACING_RATE" "no fq qdisc (tc)"
+fi
+
+# ---- bad input: one line naming the option, exit 1, no socket opened -------
+have_strace=0
+command -v strace >/dev/null 2>&1 && have_strace=1
+bad() {		# TOOL PATTERN ARGS...
+	local tool=$1 pat=$2 rc lines
+	shift 2
+	if [ "$have_strace" -eq 1 ]; then
+		strace -f -qq -e trace=socket -o "$tmp/strace" \
+			"$UDPGSO_BIN/$tool" "$@" >"$tmp/out" 2>"$tmp/err"
+		rc=$?
+	else
+		"$UDPGSO_BIN/$tool" "$@" >"$tmp/out" 2>"$tmp/err"
+		rc=$?
+	fi
+	lines=$(wc -l <"$tmp/err")
+	local name="bad input: ${tool#udpgso_bench_} $*"
+	if [ "$rc" -ne 1 ]; then
+		ktap_fail "$name" "exit $rc, expected 1"
+	elif [ "$lines" -ne 1 ] || ! grep -q -- "$pat" "$tmp/err"; then
+		ktap_fail "$name" "expected one line matching '$pat', got $lines"
+		sed 's/^/# /' "$tmp/err"
+	elif [ "$have_strace" -eq 1 ] && grep -q 'socket(' "$tmp/strace"; then
+		ktap_fail "$name" "a socket was opened before the error"
+	elif [ -s "$tmp/out" ]; then
+		ktap_fail "$name" "printed to stdout"
+	else
+		ktap_ok "$name: $(cat "$tmp/err")"
+	fi
+}
+bad udpgso_bench_tx '-s .*allowed' -4 -D 127.0.0.1 -s 70000
+bad udpgso_bench_tx '-s .*allowed' -4 -D 127.0.0.1 -s 0
+bad udpgso_bench_tx '-S .*allowed' -4 -D 127.0.0.1 -S 70000
+bad udpgso_bench_tx '-p .*allowed' -4 -D 127.0.0.1 -p 0
+bad udpgso_bench_tx '-p .*allowed' -4 -D 127.0.0.1 -p 65536
+bad udpgso_bench_tx '-l .*allowed' -4 -D 127.0.0.1 -l -1
+bad udpgso_bench_tx '-M .*allowed' -4 -D 127.0.0.1 -M x
+bad udpgso_bench_tx '-D' -4 -D 300.1.1.1
+bad udpgso_bench_tx '-D' -6 -D not-an-address
+bad udpgso_bench_tx '--batch .*allowed' -4 -D 127.0.0.1 -m --batch 0
+bad udpgso_bench_tx '--batch .*allowed' -4 -D 127.0.0.1 -m --batch 1025
+bad udpgso_bench_tx '--iov .*allowed' -4 -D 127.0.0.1 --iov 0
+bad udpgso_bench_tx '--threads .*allowed' -4 -D 127.0.0.1 --threads 0
+bad udpgso_bench_tx '--threads .*allowed' -4 -D 127.0.0.1 --threads 100000
+bad udpgso_bench_tx '--count .*allowed' -4 -D 127.0.0.1 --count -5
+bad udpgso_bench_tx '--gso-mode .*cmsg' -4 -D 127.0.0.1 -S 1000 --gso-mode bogus
+bad udpgso_bench_tx '--txtime-rate' -4 -D 127.0.0.1 --txtime-rate 12xyz
+bad udpgso_bench_tx '--max-pacing-rate' -4 -D 127.0.0.1 --max-pacing-rate -3
+bad udpgso_bench_tx '--sizes .*allowed' -4 -D 127.0.0.1 --sizes 1200,0
+bad udpgso_bench_tx '--port-count .*allowed' -4 -D 127.0.0.1 --port-count 0
+bad udpgso_bench_tx '--bogus' -4 -D 127.0.0.1 --bogus
+bad udpgso_bench_rx '-p .*allowed' -4 -p 0
+bad udpgso_bench_rx '-l .*allowed' -4 -l 70000
+bad udpgso_bench_rx '-n .*allowed' -4 -n -1
+bad udpgso_bench_rx '--mode .*recvmmsg' -4 --mode bogus
+bad udpgso_bench_rx '--batch .*allowed' -4 --mode recvmmsg --batch 0
+bad udpgso_bench_rx '--reuseport .*allowed' -4 --reuseport 0
+bad udpgso_bench_rx '--flows .*allowed' -4 --seq --flows 0
+bad udpgso_bench_rx '--rcvbuf .*allowed' -4 --rcvbuf -1
+bad udpgso_bench_rx '-b' -4 -b 1.2.3.999
+bad udpgso_bench_rx '--bogus' -4 --bogus
+
+ktap_finish
