@@ -1,0 +1,395 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * udpgso_stats: per-skb GSO/GRO counters in debugfs.
+ *
+ * /sys/kernel/debug/udpgso_stats/
+ *   counters   one "name value" line per counter (summed over CPUs)
+ *   histogram  gso_segs of tx GSO skbs and of rx GRO-coalesced skbs
+ *   filter     "port N", "dev NAME" or "clear"; reads back the active filter
+ *   reset      write "1" to zero every counter
+ *   hooks      which tracepoints and kretprobes are attached on this kernel
+ */
+#include <linux/module.h>
+#include <linux/debugfs.h>
+#include <net/ip.h>
+#include <linux/ipv6.h>
+#include <linux/udp.h>
+#include <linux/tcp.h>
+#include <linux/slab.h>
+#include <linux/mutex.h>
+#include <linux/kstrtox.h>
+#include <linux/ctype.h>
+#include "ugs.h"
+
+struct ugs_pcpu __percpu *ugs_stats;
+struct ugs_filter __rcu *ugs_active_filter;
+
+static DEFINE_MUTEX(ugs_filter_lock);
+static struct dentry *ugs_dir;
+
+static const char * const ugs_counter_names[UGS_NR_COUNTERS] = {
+	[UGS_TX_SKBS]			= "tx_skbs",
+	[UGS_TX_GSO_SKBS]		= "tx_gso_skbs",
+	[UGS_TX_GSO_UDP_L4_SKBS]	= "tx_gso_udp_l4_skbs",
+	[UGS_TX_GSO_TCP_SKBS]		= "tx_gso_tcp_skbs",
+	[UGS_TX_GSO_FRAGLIST_SKBS]	= "tx_gso_fraglist_skbs",
+	[UGS_TX_GSO_SEGS]		= "tx_gso_segs",
+	[UGS_TX_DEV_SKBS]		= "tx_dev_skbs",
+	[UGS_TX_DEV_GSO_SKBS]		= "tx_dev_gso_skbs",
+	[UGS_TX_SW_SEGMENTED_SKBS]	= "tx_sw_segmented_skbs",
+	[UGS_TX_SW_SEGMENTS]		= "tx_sw_segments",
+	[UGS_TX_SW_SEGMENT_ERRORS]	= "tx_sw_segment_errors",
+	[UGS_RX_GRO_IN]			= "rx_gro_in",
+	[UGS_RX_SKBS]			= "rx_skbs",
+	[UGS_RX_GSO_SKBS]		= "rx_gso_skbs",
+	[UGS_RX_GRO_COALESCED_SKBS]	= "rx_gro_coalesced_skbs",
+	[UGS_RX_GRO_COALESCED_SEGS]	= "rx_gro_coalesced_segs",
+	[UGS_RX_GRO_FRAGLIST_SKBS]	= "rx_gro_fraglist_skbs",
+	[UGS_RX_GSO_PASSTHROUGH_SKBS]	= "rx_gso_passthrough_skbs",
+	[UGS_RX_SW_SEGMENTED_SKBS]	= "rx_sw_segmented_skbs",
+	[UGS_RX_SW_SEGMENTS]		= "rx_sw_segments",
+	[UGS_RX_SW_SEGMENT_ERRORS]	= "rx_sw_segment_errors",
+	[UGS_RX_UDP_QUEUE_FAILS]	= "rx_udp_queue_fails",
+};
+
+/* ---- filter (packet path: RCU, no locks) ---- */
+
+static bool ugs_ports_match(__be16 sport, __be16 dport, u16 port)
+{
+	return ntohs(sport) == port || ntohs(dport) == port;
+}
+
+bool ugs_match_udp_hdr(const struct sk_buff *skb, const void *uh)
+{
+	const struct udphdr *u = uh;
+	const struct ugs_filter *f;
+	bool ok = true;
+
+	rcu_read_lock();
+	f = rcu_dereference(ugs_active_filter);
+	if (f && f->type == UGS_FILTER_PORT)
+		ok = ugs_ports_match(u->source, u->dest, f->port);
+	else if (f && f->type == UGS_FILTER_DEV)
+		ok = skb->dev && !strncmp(skb->dev->name, f->dev, IFNAMSIZ);
+	rcu_read_unlock();
+	return ok;
+}
+
+/* the L4 protocol and its offset (from skb->data), or false */
+static bool ugs_l4(const struct sk_buff *skb, int nh_off, u8 *proto, int *l4_off)
+{
+	if (skb->protocol == htons(ETH_P_IP)) {
+		struct iphdr _iph;
+		const struct iphdr *iph;
+
+		iph = skb_header_pointer(skb, nh_off, sizeof(_iph), &_iph);
+		if (!iph || iph->ihl < 5 || (iph->frag_off & htons(IP_OFFSET)))
+			return false;
+		*proto = iph->protocol;
+		*l4_off = nh_off + iph->ihl * 4;
+		return true;
+	}
+	if (skb->protocol == htons(ETH_P_IPV6)) {
+		struct ipv6hdr _ip6h;
+		const struct ipv6hdr *ip6h;
+
+		/* extension headers are not followed: such packets do not match */
+		ip6h = skb_header_pointer(skb, nh_off, sizeof(_ip6h), &_ip6h);
+		if (!ip6h)
+			return false;
+		*proto = ip6h->nexthdr;
+		*l4_off = nh_off + sizeof(*ip6h);
+		return true;
+	}
+	return false;
+}
+
+static bool ugs_port_of(const struct sk_buff *skb, int nh_off, u16 port)
+{
+	__be16 _ports[2];
+	const __be16 *ports;
+	int l4_off;
+	u8 proto;
+
+	if (!ugs_l4(skb, nh_off, &proto, &l4_off))
+		return false;
+	if (proto != IPPROTO_UDP && proto != IPPROTO_TCP)
+		return false;
+	/* source and destination port come first in both headers */
+	ports = skb_header_pointer(skb, l4_off, sizeof(_ports), _ports);
+	return ports && ugs_ports_match(ports[0], ports[1], port);
+}
+
+bool ugs_match(const struct sk_buff *skb, int nh_off)
+{
+	const struct ugs_filter *f;
+	bool ok = true;
+
+	rcu_read_lock();
+	f = rcu_dereference(ugs_active_filter);
+	if (f && f->type == UGS_FILTER_PORT)
+		ok = ugs_port_of(skb, nh_off, f->port);
+	else if (f && f->type == UGS_FILTER_DEV)
+		ok = skb->dev && !strncmp(skb->dev->name, f->dev, IFNAMSIZ);
+	rcu_read_unlock();
+	return ok;
+}
+
+/* ---- debugfs ---- */
+
+static u64 ugs_sum_cnt(int c)
+{
+	u64 sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += READ_ONCE(per_cpu_ptr(ugs_stats, cpu)->cnt[c]);
+	return sum;
+}
+
+static u64 ugs_sum_hist(int h, int i)
+{
+	u64 sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += READ_ONCE(per_cpu_ptr(ugs_stats, cpu)->hist[h][i]);
+	return sum;
+}
+
+static int ugs_counters_show(struct seq_file *m, void *v)
+{
+	int i;
+
+	for (i = 0; i < UGS_NR_COUNTERS; i++)
+		seq_printf(m, "%s %llu\n", ugs_counter_names[i], ugs_sum_cnt(i));
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(ugs_counters);
+
+static int ugs_histogram_show(struct seq_file *m, void *v)
+{
+	static const char * const dir[UGS_NR_HIST] = { "tx", "rx" };
+	int h, i;
+
+	seq_puts(m, "# dir gso_segs skbs (tx: GSO skbs queued, rx: UDP GRO results)\n");
+	for (h = 0; h < UGS_NR_HIST; h++) {
+		for (i = 0; i <= UGS_HIST_MAX; i++) {
+			u64 val = ugs_sum_hist(h, i);
+
+			if (val)
+				seq_printf(m, "%s %d%s %llu\n", dir[h], i,
+					   i == UGS_HIST_MAX ? "+" : "", val);
+		}
+	}
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(ugs_histogram);
+
+static int ugs_hooks_show_file_show(struct seq_file *m, void *v)
+{
+	ugs_hooks_show(m);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(ugs_hooks_show_file);
+
+static void ugs_zero(void)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct ugs_pcpu *p = per_cpu_ptr(ugs_stats, cpu);
+
+		memset(p->cnt, 0, sizeof(p->cnt));
+		memset(p->hist, 0, sizeof(p->hist));
+	}
+}
+
+#define UGS_WRITE_MAX	64
+
+/* copy a short write, strip one trailing newline; -EINVAL when too long or empty */
+static int ugs_get_line(const char __user *ubuf, size_t len, char *buf)
+{
+	if (!len || len >= UGS_WRITE_MAX)
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, len))
+		return -EFAULT;
+	buf[len] = '\0';
+	if (buf[len - 1] == '\n')
+		buf[--len] = '\0';
+	return len ? 0 : -EINVAL;
+}
+
+static ssize_t ugs_reset_write(struct file *file, const char __user *ubuf,
+			       size_t len, loff_t *ppos)
+{
+	char buf[UGS_WRITE_MAX];
+	int err;
+
+	err = ugs_get_line(ubuf, len, buf);
+	if (err)
+		return err;
+	if (strcmp(buf, "1"))
+		return -EINVAL;
+	ugs_zero();
+	return len;
+}
+
+static const struct file_operations ugs_reset_fops = {
+	.owner	= THIS_MODULE,
+	.open	= simple_open,
+	.write	= ugs_reset_write,
+	.llseek	= noop_llseek,
+};
+
+static int ugs_filter_show(struct seq_file *m, void *v)
+{
+	const struct ugs_filter *f;
+
+	rcu_read_lock();
+	f = rcu_dereference(ugs_active_filter);
+	if (!f)
+		seq_puts(m, "none\n");
+	else if (f->type == UGS_FILTER_PORT)
+		seq_printf(m, "port %u\n", f->port);
+	else
+		seq_printf(m, "dev %s\n", f->dev);
+	rcu_read_unlock();
+	return 0;
+}
+
+static int ugs_filter_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, ugs_filter_show, NULL);
+}
+
+static bool ugs_valid_ifname(const char *name)
+{
+	size_t n = strlen(name);
+	size_t i;
+
+	if (!n || n >= IFNAMSIZ || !strcmp(name, ".") || !strcmp(name, ".."))
+		return false;
+	for (i = 0; i < n; i++)
+		if (name[i] == '/' || name[i] == ':' || isspace(name[i]))
+			return false;
+	return true;
+}
+
+/* parse "port N" / "dev NAME" / "clear" into *f; clear sets *clear */
+static int ugs_filter_parse(char *buf, struct ugs_filter *f, bool *clear)
+{
+	*clear = false;
+	if (!strcmp(buf, "clear")) {
+		*clear = true;
+		return 0;
+	}
+	if (!strncmp(buf, "port ", 5)) {
+		u16 port;
+
+		if (kstrtou16(buf + 5, 10, &port) || !port || !isdigit(buf[5]))
+			return -EINVAL;
+		f->type = UGS_FILTER_PORT;
+		f->port = port;
+		return 0;
+	}
+	if (!strncmp(buf, "dev ", 4)) {
+		if (!ugs_valid_ifname(buf + 4))
+			return -EINVAL;
+		f->type = UGS_FILTER_DEV;
+		strscpy(f->dev, buf + 4, sizeof(f->dev));
+		return 0;
+	}
+	return -EINVAL;
+}
+
+static ssize_t ugs_filter_write(struct file *file, const char __user *ubuf,
+				size_t len, loff_t *ppos)
+{
+	struct ugs_filter *f, *old;
+	char buf[UGS_WRITE_MAX];
+	bool clear;
+	int err;
+
+	err = ugs_get_line(ubuf, len, buf);
+	if (err)
+		return err;
+	f = kzalloc(sizeof(*f), GFP_KERNEL);
+	if (!f)
+		return -ENOMEM;
+	err = ugs_filter_parse(buf, f, &clear);
+	if (err || clear) {
+		kfree(f);
+		f = NULL;
+		if (err)
+			return err;
+	}
+	mutex_lock(&ugs_filter_lock);
+	old = rcu_replace_pointer(ugs_active_filter, f, lockdep_is_held(&ugs_filter_lock));
+	mutex_unlock(&ugs_filter_lock);
+	if (old)
+		kfree_rcu(old, rcu);
+	return len;
+}
+
+static const struct file_operations ugs_filter_fops = {
+	.owner		= THIS_MODULE,
+	.open		= ugs_filter_open,
+	.read		= seq_read,
+	.llseek		= seq_lseek,
+	.release	= single_release,
+	.write		= ugs_filter_write,
+};
+
+static int __init ugs_init(void)
+{
+	int err;
+
+	ugs_stats = alloc_percpu(struct ugs_pcpu);
+	if (!ugs_stats)
+		return -ENOMEM;
+	ugs_dir = debugfs_create_dir("udpgso_stats", NULL);
+	if (IS_ERR(ugs_dir)) {
+		err = PTR_ERR(ugs_dir);
+		goto err_free;
+	}
+	debugfs_create_file("counters", 0444, ugs_dir, NULL, &ugs_counters_fops);
+	debugfs_create_file("histogram", 0444, ugs_dir, NULL, &ugs_histogram_fops);
+	debugfs_create_file("filter", 0644, ugs_dir, NULL, &ugs_filter_fops);
+	debugfs_create_file("reset", 0200, ugs_dir, NULL, &ugs_reset_fops);
+	debugfs_create_file("hooks", 0444, ugs_dir, NULL, &ugs_hooks_show_file_fops);
+
+	err = ugs_hooks_attach();
+	if (err)
+		goto err_dir;
+	return 0;
+
+err_dir:
+	debugfs_remove_recursive(ugs_dir);
+err_free:
+	free_percpu(ugs_stats);
+	return err;
+}
+
+static void __exit ugs_exit(void)
+{
+	struct ugs_filter *f;
+
+	/* no reader or writer of the files after this returns */
+	debugfs_remove_recursive(ugs_dir);
+	/* unregisters, then waits until no probe runs any more */
+	ugs_hooks_detach();
+	f = rcu_dereference_protected(ugs_active_filter, 1);
+	RCU_INIT_POINTER(ugs_active_filter, NULL);
+	/* kfree_rcu() callbacks of replaced filters must not outlive us */
+	rcu_barrier();
+	kfree(f);
+	free_percpu(ugs_stats);
+}
+
+module_init(ugs_init);
+module_exit(ugs_exit);
+
+MODULE_LICENSE("GPL");
+MODULE_AUTHOR("udpgso-lab");
+MODULE_DESCRIPTION("Per-skb UDP GSO/GRO counters in debugfs");
