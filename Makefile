@@ -2,7 +2,9 @@
 # udpgso-lab: one Makefile, standalone or inside a kernel tree
 # (tools/testing/selftests/<name>/, where the tree's lib.mk is used).
 
-TEST_GEN_PROGS := udpgso_bench_tx udpgso_bench_rx udpgso
+# the tools: built, installed, run by the tests (not by the runner itself),
+# as TEST_GEN_FILES in upstream's net/Makefile
+TEST_GEN_FILES := udpgso_bench_tx udpgso_bench_rx udpgso
 # tests run by run_tests, in this order (each prints its own KTAP)
 TEST_PROGS := udpgso_bench.sh udpgso.sh udpgro.sh udpgro_fwd.sh \
 	      scripts_test.sh kmod_test.sh
@@ -14,7 +16,8 @@ COMMON := udpgso_common.c
 COMMON_H := udpgso_common.h
 
 CFLAGS ?= -O2
-CFLAGS += -g -Wall -Wextra -Werror -D_GNU_SOURCE
+# "-D_GNU_SOURCE=" (empty) equals a "#define _GNU_SOURCE" line in a source file
+CFLAGS += -g -Wall -Wextra -Werror -D_GNU_SOURCE=
 LDLIBS += -lpthread -lm
 
 ifneq ($(SANITIZE),)
@@ -32,15 +35,15 @@ endif
 endif
 
 ifdef UG_IN_KERNEL_TREE
+# lib.mk's own %: %.c rule would link one source file; ours links the helper
+OVERRIDE_TARGETS := 1
 include ../lib.mk
-$(OUTPUT)/udpgso_bench_tx $(OUTPUT)/udpgso_bench_rx $(OUTPUT)/udpgso: \
-	$(COMMON) $(COMMON_H)
 $(OUTPUT)/%: %.c $(COMMON) $(COMMON_H)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(COMMON) $(LDLIBS)
 else
 # ---- standalone ---------------------------------------------------------------
 OUTPUT ?= $(CURDIR)
-BINS := $(addprefix $(OUTPUT)/,$(TEST_GEN_PROGS))
+BINS := $(addprefix $(OUTPUT)/,$(TEST_GEN_FILES))
 
 .PHONY: all run_tests check run bench kmod install clean
 all: $(BINS)
@@ -69,11 +72,19 @@ bench: all
 kmod:
 	$(MAKE) -C kmod
 
+# INSTALL_PATH is a kselftest install root (what the kernel's `make -C
+# tools/testing/selftests install` makes): the suite goes to
+# INSTALL_PATH/$(COLLECTION)/ and its lines replace any old ones in
+# INSTALL_PATH/kselftest-list.txt, so the kernel's run_kselftest.sh runs it
+COLLECTION ?= udpgso-lab
 install: all
 	@test -n "$(INSTALL_PATH)" || { echo "make install: set INSTALL_PATH=DIR" >&2; exit 1; }
-	mkdir -p $(INSTALL_PATH)
-	cp -a $(BINS) $(TEST_PROGS) $(INSTALL_PATH)/
-	cp -a $(TEST_FILES) $(INSTALL_PATH)/
+	mkdir -p $(INSTALL_PATH)/$(COLLECTION)
+	cp -a $(BINS) $(TEST_PROGS) $(TEST_FILES) $(INSTALL_PATH)/$(COLLECTION)/
+	@list=$(INSTALL_PATH)/kselftest-list.txt; touch $$list; \
+	{ grep -v '^$(COLLECTION):' $$list || true; \
+	  for t in $(TEST_PROGS); do echo "$(COLLECTION):$$t"; done; } >$$list.new && \
+	mv $$list.new $$list && echo "  $(words $(TEST_PROGS)) tests listed in $$list"
 
 clean:
 	rm -f $(BINS)
