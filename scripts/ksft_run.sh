@@ -4,8 +4,10 @@
 #
 #   scripts/ksft_run.sh [-t SECONDS] TEST...
 #
-# Runs each test with a timeout (the `settings` file's timeout=, times
-# $KSELFTEST_TIMEOUT_MULT, or -t), prefixes its output with "# " and prints
+# Runs each test with a timeout (the `settings` file's timeout=, or -t, times
+# $KSELFTEST_TIMEOUT_MULT for slow machines; $kselftest_override_timeout, the
+# variable the kernel's runner (6.9+) takes from `run_kselftest.sh -o SECONDS`,
+# replaces it), prefixes its output with "# " and prints
 # one TAP 13 line per test, as the kernel's runner does:
 #   ok N selftests: udpgso-lab: NAME [# SKIP] / not ok N ... [# TIMEOUT]
 # The last line counts the test cases inside every test (their own ok /
@@ -25,6 +27,9 @@ fi
 mult=${KSELFTEST_TIMEOUT_MULT:-1}
 case "$mult" in ''|*[!0-9]*) echo "ksft_run: KSELFTEST_TIMEOUT_MULT '$mult': allowed a positive integer" >&2; exit 1 ;; esac
 timeout_s=$((timeout_s * mult))
+over=${kselftest_override_timeout:-}
+case "$over" in *[!0-9]*) echo "ksft_run: kselftest_override_timeout '$over': allowed a positive integer" >&2; exit 1 ;; esac
+if [ -n "$over" ]; then timeout_s=$over; fi
 
 echo "TAP version 13"
 echo "1..$#"
