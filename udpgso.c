@@ -1,0 +1,938 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * udpgso: send-side UDP GSO edge cases with exact expectations.
+ *
+ * Every case sends once (sendmsg, optionally split by MSG_MORE or UDP_CORK)
+ * on a path whose MTU is 1500 (set up by udpgso.sh: device MTU or route MTU
+ * on lo), then either receives everything back (number of datagrams, size
+ * and payload of each, nothing left in the queue) or, with -R and --sink,
+ * reads the egress device's tx packet/byte counters (one GSO skb vs N
+ * segments).  Expected failures name the errno expected and got.
+ *
+ * Kernel behaviour that changed over time, asserted per running kernel:
+ *  - segment limit UDP_MAX_SEGMENTS 64 -> 128: mainline commit 1382e3b6a350
+ *    ("net: change maximum number of UDP segments to 128", v6.9), backported
+ *    to stable (6.8.8; also present in Debian's 6.1.192 source).
+ *  - gso_size larger than the path MTU allows: EINVAL -> EMSGSIZE, and a
+ *    payload that fits one segment is no longer refused: mainline commit
+ *    235174b2bed8 ("udp: gso: do not drop small packets when PMTU
+ *    reduces", v6.14), backported to stable (6.1.129, 5.15.179, others).
+ *  - GSO through a device without checksum offload: EIO -> software
+ *    checksum fallback: mainline commit 10154dbded6d ("udp: Allow GSO
+ *    transmit from devices with no checksum offload", v6.11), not in stable.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <linux/sockios.h>
+#include <netinet/ip.h>
+#include <netinet/udp.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "udpgso_common.h"
+
+#ifndef UDP_CORK
+#define UDP_CORK	1
+#endif
+#ifndef UDP_NO_CHECK6_TX
+#define UDP_NO_CHECK6_TX	101
+#endif
+
+#define PATH_MTU	1500
+#define OLD_LIMIT	64
+#define NEW_LIMIT	128
+#define EXT_LEN		8	/* IPv6 option header / IPv4 options used */
+
+/* how a case's length or gso_size is computed from the path */
+enum base {
+	B_ABS,		/* add */
+	B_MSS,		/* mul * MSS + add */
+	B_MAXSEGS,	/* (IP max / MSS) * MSS, as upstream */
+	B_MAXBYTES,	/* largest UDP payload + add */
+	B_LIMIT,	/* the kernel's segment limit + add */
+	B_OLDLIMIT,	/* 64 + add */
+};
+
+struct val {
+	enum base base;
+	int mul;
+	int add;
+};
+
+/* special socket setup of a case */
+enum special {
+	SP_NONE,
+	SP_EXTHDR,	/* IPv6 hop-by-hop / IPv4 NOP options: +8 / +4 bytes */
+	SP_DSTOPTS,	/* IPv6 destination options header, 8 bytes */
+	SP_NOCHECK,	/* SO_NO_CHECK / UDP_NO_CHECK6_TX with GSO: EINVAL */
+	SP_BADCMSG,	/* UDP_SEGMENT cmsg of the wrong length: EINVAL */
+	SP_BADOPT,	/* setsockopt(UDP_SEGMENT, 65536): EINVAL */
+};
+
+struct tcase {
+	const char *name;
+	int family;		/* 0: both */
+	struct val len;
+	struct val gso;		/* B_ABS 0: no GSO */
+	enum special sp;
+};
+
+#define ABS(n)		{ B_ABS, 0, (n) }
+#define MSS(m, a)	{ B_MSS, (m), (a) }
+#define NOGSO		ABS(0)
+
+static const struct tcase cases[] = {
+	{ "no gso: 1 byte", 0, ABS(1), NOGSO, SP_NONE },
+	{ "no gso: MSS", 0, MSS(1, 0), NOGSO, SP_NONE },
+	{ "no gso: MSS+1 (DF path, fails)", 0, MSS(1, 1), NOGSO, SP_NONE },
+	{ "gso=MSS: 1 MSS (no segmentation)", 0, MSS(1, 0), MSS(1, 0), SP_NONE },
+	{ "gso=MSS+1: len MSS (fits one segment)", 0, MSS(1, 0), MSS(1, 1),
+	  SP_NONE },
+	{ "gso=MSS+2: len MSS+1 (gso_size over MTU)", 0, MSS(1, 1),
+	  MSS(1, 2), SP_NONE },
+	{ "gso=MSS: MSS+1 -> MSS + 1", 0, MSS(1, 1), MSS(1, 0), SP_NONE },
+	{ "gso=MSS: 2xMSS", 0, MSS(2, 0), MSS(1, 0), SP_NONE },
+	{ "gso=MSS: 2xMSS+1", 0, MSS(2, 1), MSS(1, 0), SP_NONE },
+	{ "gso=MSS: max segments of MSS", 0, { B_MAXSEGS, 1, 0 }, MSS(1, 0),
+	  SP_NONE },
+	{ "gso=MSS: max bytes", 0, { B_MAXBYTES, 1, 0 }, MSS(1, 0),
+	  SP_NONE },
+	{ "gso=MSS: max bytes+1 (fails)", 0, { B_MAXBYTES, 1, 1 }, MSS(1, 0),
+	  SP_NONE },
+	{ "gso=1: 1 byte (no segmentation)", 0, ABS(1), ABS(1), SP_NONE },
+	{ "gso=1: 2 bytes", 0, ABS(2), ABS(1), SP_NONE },
+	{ "gso=1: 2 bytes, extension header", AF_INET6, ABS(2), ABS(1),
+	  SP_EXTHDR },
+	{ "gso=2: 5 bytes -> 2+2+1", 0, ABS(5), ABS(2), SP_NONE },
+	{ "gso=1: segment limit", 0, { B_LIMIT, 1, 0 }, ABS(1), SP_NONE },
+	{ "gso=1: segment limit+1 (fails)", 0, { B_LIMIT, 1, 1 }, ABS(1),
+	  SP_NONE },
+	/* beyond upstream */
+	{ "gso=1: 64 segments (old limit)", 0, { B_OLDLIMIT, 1, 0 }, ABS(1),
+	  SP_NONE },
+	{ "gso=1: 65 segments (old limit+1)", 0, { B_OLDLIMIT, 1, 1 }, ABS(1),
+	  SP_NONE },
+	{ "gso=2: 2xlimit bytes (limit segments)", 0, { B_LIMIT, 2, 0 },
+	  ABS(2), SP_NONE },
+	{ "ext hdr: no gso, MSS", 0, MSS(1, 0), NOGSO, SP_EXTHDR },
+	{ "ext hdr: no gso, MSS+1 (fails)", 0, MSS(1, 1), NOGSO, SP_EXTHDR },
+	{ "ext hdr: gso=MSS, 2xMSS+1", 0, MSS(2, 1), MSS(1, 0), SP_EXTHDR },
+	{ "ext hdr: gso=MSS+1, 2xMSS (gso_size over MTU)", 0, MSS(2, 0),
+	  MSS(1, 1), SP_EXTHDR },
+	{ "dstopts hdr: gso=MSS, 3xMSS", AF_INET6, MSS(3, 0), MSS(1, 0),
+	  SP_DSTOPTS },
+	{ "no checksum: gso=MSS, 2xMSS (fails)", 0, MSS(2, 0), MSS(1, 0),
+	  SP_NOCHECK },
+	{ "bad UDP_SEGMENT cmsg length (fails)", 0, MSS(2, 0), MSS(1, 0),
+	  SP_BADCMSG },
+	{ "setsockopt UDP_SEGMENT 65536 (fails)", 0, MSS(2, 0), MSS(1, 0),
+	  SP_BADOPT },
+};
+
+#define NCASES	((int)ARRAY_SIZE(cases))
+
+/* ---- configuration -------------------------------------------------- */
+
+static bool cfg_v4, cfg_v6, cfg_connected, cfg_unconnected;
+static bool cfg_msgmore, cfg_cork, cfg_setsockopt, cfg_norecv;
+static int cfg_case = -1;
+static uint16_t cfg_port = 9000;
+static const char *cfg_sink;
+static int cfg_sink_gso;	/* 0 hw: GSO skb reaches the device; 1 sw; 2 none */
+static int cfg_sink_encap;	/* outer header bytes per packet on the sink */
+static bool cfg_sw_csum;	/* egress device has no checksum offload */
+
+static const char *const sink_modes[] = { "hw", "sw", "none", NULL };
+static const char *const csum_modes[] = { "hw", "sw", NULL };
+
+/* ---- the kernel's documented behaviour ------------------------------ */
+
+struct model {
+	char ver_str[160];
+	unsigned int ver;	/* upstream version the kernel is based on */
+	int limit;		/* 64 or 128 */
+	bool new_oversize;	/* EMSGSIZE, small payloads pass */
+	bool csum_fallback;	/* no EIO without checksum offload */
+	char limit_why[320];
+	char oversize_why[320];
+	char csum_why[160];
+};
+
+static struct model km;
+
+/*
+ * The upstream version: distribution kernels hide the sublevel in the
+ * release (Debian "6.1.0-56-amd64") and print it in the version string
+ * ("... Debian 6.1.192-1 ...") or /proc/version_signature (Ubuntu).
+ */
+static void model_version(void)
+{
+	unsigned int a, b, c;
+	struct utsname u;
+	char sig[256];
+	const char *p;
+	FILE *f;
+
+	km.ver = ug_kernel_version();
+	snprintf(km.ver_str, sizeof(km.ver_str), "%s", ug_kernel_release());
+	if (uname(&u))
+		return;
+	p = strstr(u.version, "Debian ");
+	if (p && sscanf(p + 7, "%u.%u.%u", &a, &b, &c) == 3)
+		goto found;
+	f = fopen("/proc/version_signature", "r");
+	if (f) {
+		if (fgets(sig, sizeof(sig), f)) {
+			p = strrchr(sig, ' ');
+			if (p && sscanf(p + 1, "%u.%u.%u", &a, &b, &c) == 3) {
+				fclose(f);
+				goto found;
+			}
+		}
+		fclose(f);
+	}
+	return;
+found:
+	km.ver = UG_KVER(a, b, c > 255 ? 255 : c);
+	snprintf(km.ver_str, sizeof(km.ver_str), "%u.%u.%u (%s)", a, b, c,
+		 u.release);
+}
+
+/*
+ * A change that went to mainline at @mainline and to stable series: known
+ * first sublevels in @known (series, first), series with a backport whose
+ * first sublevel is not pinned here in @window (the kernel is probed there,
+ * and the probe may only return one of the two documented behaviours).
+ * Returns 1 new, 0 old, -1 probe.
+ */
+struct backport {
+	unsigned int series;	/* UG_KVER(a, b, 0) */
+	unsigned int first;	/* first sublevel with it, 0: unknown */
+};
+
+static int change_state(unsigned int mainline, const struct backport *bp,
+			int nbp)
+{
+	unsigned int series = km.ver & ~0xffu, sub = km.ver & 0xff;
+	int i;
+
+	if (km.ver >= mainline)
+		return 1;
+	for (i = 0; i < nbp; i++) {
+		if (bp[i].series != series)
+			continue;
+		if (bp[i].first)
+			return sub >= bp[i].first;
+		return -1;
+	}
+	return 0;
+}
+
+static const struct backport limit_bp[] = {
+	{ UG_KVER(6, 8, 0), 8 },
+	{ UG_KVER(6, 1, 0), 0 },	/* present in 6.1.192, first unknown */
+	{ UG_KVER(6, 6, 0), 0 },
+	{ UG_KVER(5, 15, 0), 0 },
+	{ UG_KVER(5, 10, 0), 0 },
+	{ UG_KVER(5, 4, 0), 0 },
+};
+
+static const struct backport oversize_bp[] = {
+	{ UG_KVER(6, 1, 0), 129 },
+	{ UG_KVER(5, 15, 0), 179 },
+	{ UG_KVER(6, 13, 0), 0 },
+	{ UG_KVER(6, 12, 0), 0 },
+	{ UG_KVER(6, 6, 0), 0 },
+	{ UG_KVER(5, 10, 0), 0 },
+	{ UG_KVER(5, 4, 0), 0 },
+};
+
+static int family_mss(int family, int extra)
+{
+	return PATH_MTU - ug_udp_hdrlen(family) - extra;
+}
+
+static struct sockaddr_storage dst_addr(int family, socklen_t *len);
+
+/* one GSO send on a scratch socket, for the probes; returns 0 or errno */
+static int probe_send(int family, int len, int gso)
+{
+	char ctrl[CMSG_SPACE(sizeof(uint16_t))];
+	struct sockaddr_storage ss;
+	struct msghdr msg = {0};
+	struct iovec iov;
+	socklen_t sl;
+	int fd, ret, val = IP_PMTUDISC_DO;
+
+	ss = dst_addr(family, &sl);
+	fd = socket(family, SOCK_DGRAM, 0);
+	if (fd < 0)
+		ug_die_errno(1, "socket");
+	if (family == AF_INET)
+		setsockopt(fd, SOL_IP, IP_MTU_DISCOVER, &val, sizeof(val));
+	else
+		setsockopt(fd, SOL_IPV6, IPV6_MTU_DISCOVER, &val, sizeof(val));
+	iov.iov_base = (void *)ug_pattern;
+	iov.iov_len = len;
+	msg.msg_iov = &iov;
+	msg.msg_iovlen = 1;
+	msg.msg_name = &ss;
+	msg.msg_namelen = sl;
+	msg.msg_control = ctrl;
+	ug_cmsg_add_segment(&msg, sizeof(ctrl), gso);
+	ret = sendmsg(fd, &msg, 0) < 0 ? errno : 0;
+	close(fd);
+	return ret;
+}
+
+static void model_init(int probe_family)
+{
+	int st, err;
+
+	model_version();
+
+	st = change_state(UG_KVER(6, 9, 0), limit_bp, ARRAY_SIZE(limit_bp));
+	if (st >= 0) {
+		km.limit = st ? NEW_LIMIT : OLD_LIMIT;
+		snprintf(km.limit_why, sizeof(km.limit_why),
+			 "%d by version (1382e3b6a350 in v6.9, stable 6.8.8)",
+			 km.limit);
+	} else {
+		/* 65 one-byte segments: refused only with the old limit */
+		err = probe_send(probe_family, OLD_LIMIT + 1, 1);
+		km.limit = err == EINVAL ? OLD_LIMIT : NEW_LIMIT;
+		snprintf(km.limit_why, sizeof(km.limit_why),
+			 "%d probed (%s: 1382e3b6a350 backported, sublevel not pinned)",
+			 km.limit, km.ver_str);
+	}
+
+	st = change_state(UG_KVER(6, 14, 0), oversize_bp,
+			  ARRAY_SIZE(oversize_bp));
+	if (st >= 0) {
+		km.new_oversize = st;
+		snprintf(km.oversize_why, sizeof(km.oversize_why),
+			 "%s by version (235174b2bed8 in v6.14, stable 6.1.129, 5.15.179)",
+			 st ? "EMSGSIZE" : "EINVAL");
+	} else {
+		/* 1 byte with gso_size over the MTU: old kernels refuse it */
+		err = probe_send(probe_family, 1, family_mss(probe_family, 0) + 1);
+		km.new_oversize = err != EINVAL;
+		snprintf(km.oversize_why, sizeof(km.oversize_why),
+			 "%s probed (%s: 235174b2bed8 backported, sublevel not pinned)",
+			 km.new_oversize ? "EMSGSIZE" : "EINVAL", km.ver_str);
+	}
+
+	km.csum_fallback = km.ver >= UG_KVER(6, 11, 0);
+	snprintf(km.csum_why, sizeof(km.csum_why),
+		 "%s by version (10154dbded6d in v6.11)",
+		 km.csum_fallback ? "software fallback" : "EIO");
+}
+
+/* ---- expectations --------------------------------------------------- */
+
+struct ctx {
+	int family;
+	int extra;		/* option/extension header bytes */
+	int hdr;		/* IP + options + UDP header */
+	int mss;
+	int maxpay;		/* largest UDP payload */
+};
+
+struct expect {
+	int err;		/* 0: success */
+	bool err_hidden;	/* UDP_CORK: the push error is not reported */
+	int nseg;		/* datagrams */
+	int seg;		/* size of each but the last */
+	int last;		/* size of the last */
+	const char *why;
+};
+
+static int special_extra(int family, enum special sp)
+{
+	if (sp == SP_DSTOPTS)
+		return EXT_LEN;
+	if (sp == SP_EXTHDR)
+		return family == AF_INET6 ? EXT_LEN : 4;
+	return 0;
+}
+
+static void ctx_init(struct ctx *c, int family, enum special sp)
+{
+	c->family = family;
+	c->extra = special_extra(family, sp);
+	c->hdr = ug_udp_hdrlen(family) + c->extra;
+	c->mss = PATH_MTU - c->hdr;
+	if (family == AF_INET)
+		c->maxpay = 65535 - c->hdr;
+	else
+		c->maxpay = 65535 - UG_UDP_HDR - c->extra;
+}
+
+static int eval(const struct val *v, const struct ctx *c)
+{
+	int ipmax = c->family == AF_INET ? 65535 : 65535 + UG_IP6_HDR;
+
+	switch (v->base) {
+	case B_ABS:
+		return v->add;
+	case B_MSS:
+		return v->mul * c->mss + v->add;
+	case B_MAXSEGS:
+		return (ipmax / c->mss) * c->mss + v->add;
+	case B_MAXBYTES:
+		return c->maxpay + v->add;
+	case B_LIMIT:
+		return v->mul * km.limit + v->add;
+	case B_OLDLIMIT:
+		return v->mul * OLD_LIMIT + v->add;
+	}
+	return 0;
+}
+
+/* what the kernel documented for this version does with one send */
+static struct expect expect_of(const struct tcase *tc, const struct ctx *c,
+			       int len, int gso)
+{
+	struct expect e = {0};
+
+	/* append-time checks (returned even under UDP_CORK) */
+	if (len > c->maxpay) {
+		e.err = EMSGSIZE;
+		e.why = "larger than an IP packet";
+		return e;
+	}
+	if (!gso && len > c->mss) {
+		e.err = EMSGSIZE;
+		e.why = "DF and over the path MTU";
+		return e;
+	}
+	if (tc->sp == SP_BADOPT || tc->sp == SP_BADCMSG) {
+		e.err = EINVAL;
+		e.why = tc->sp == SP_BADOPT ? "gso_size > 65535" :
+			"cmsg_len != CMSG_LEN(2)";
+		return e;
+	}
+	/* udp_send_skb() checks, in the kernel's order */
+	if (gso && km.new_oversize && c->hdr + (len < gso ? len : gso) > PATH_MTU) {
+		e.err = EMSGSIZE;
+		e.why = "segment over the path MTU";
+	} else if (gso && !km.new_oversize && c->hdr + gso > PATH_MTU) {
+		e.err = EINVAL;
+		e.why = "gso_size over the path MTU (pre-235174b2bed8)";
+	} else if (gso && len > gso * km.limit) {
+		e.err = EINVAL;
+		e.why = "more segments than the limit";
+	} else if (gso && tc->sp == SP_NOCHECK) {
+		e.err = EINVAL;
+		e.why = "GSO needs UDP checksums";
+	} else if (gso && cfg_sw_csum && !km.csum_fallback) {
+		e.err = EIO;
+		e.why = "no checksum offload (pre-10154dbded6d)";
+	}
+	if (e.err) {
+		e.err_hidden = cfg_cork && len > 1;
+		return e;
+	}
+	if (gso && len > gso) {
+		e.nseg = (len + gso - 1) / gso;
+		e.seg = gso;
+		e.last = len - (e.nseg - 1) * gso;
+	} else {
+		e.nseg = 1;
+		e.seg = len;
+		e.last = len;
+	}
+	return e;
+}
+
+/* ---- sockets -------------------------------------------------------- */
+
+static struct sockaddr_storage dst_addr(int family, socklen_t *len)
+{
+	struct sockaddr_storage ss;
+
+	*len = ug_parse_addr("dst", family == AF_INET ? "10.0.0.1" : "fd00::1",
+			     family, cfg_port, &ss);
+	return ss;
+}
+
+static int tx_socket(int family, bool connected, const struct tcase *tc,
+		     char *err, size_t errlen)
+{
+	static const uint8_t ip_nops[4] = { 1, 1, 1, 0 };	/* NOP NOP NOP EOL */
+	uint8_t opt6[EXT_LEN] = { 0 };	/* next hdr, len 0, PadN(4) */
+	struct sockaddr_storage ss;
+	int fd, one = 1, val;
+	socklen_t sl;
+
+	ss = dst_addr(family, &sl);
+	fd = socket(family, SOCK_DGRAM, 0);
+	if (fd < 0)
+		ug_die_errno(1, "socket");
+	val = family == AF_INET ? IP_PMTUDISC_DO : IPV6_PMTUDISC_DO;
+	if (setsockopt(fd, family == AF_INET ? SOL_IP : SOL_IPV6,
+		       family == AF_INET ? IP_MTU_DISCOVER : IPV6_MTU_DISCOVER,
+		       &val, sizeof(val)))
+		ug_die_errno(1, "setsockopt MTU_DISCOVER");
+	opt6[2] = 1;	/* PadN */
+	opt6[3] = 4;
+	if (tc->sp == SP_EXTHDR && family == AF_INET6 &&
+	    setsockopt(fd, SOL_IPV6, IPV6_HOPOPTS, opt6, sizeof(opt6)))
+		goto fail;
+	if (tc->sp == SP_EXTHDR && family == AF_INET &&
+	    setsockopt(fd, SOL_IP, IP_OPTIONS, ip_nops, sizeof(ip_nops)))
+		goto fail;
+	if (tc->sp == SP_DSTOPTS &&
+	    setsockopt(fd, SOL_IPV6, IPV6_DSTOPTS, opt6, sizeof(opt6)))
+		goto fail;
+	if (tc->sp == SP_NOCHECK &&
+	    (family == AF_INET ?
+	     setsockopt(fd, SOL_SOCKET, SO_NO_CHECK, &one, sizeof(one)) :
+	     setsockopt(fd, SOL_UDP, UDP_NO_CHECK6_TX, &one, sizeof(one))))
+		goto fail;
+	if (connected && connect(fd, (void *)&ss, sl))
+		goto fail;
+	return fd;
+fail:
+	snprintf(err, errlen, "socket setup: %s", strerror(errno));
+	close(fd);
+	return -1;
+}
+
+static int rx_socket(int family)
+{
+	struct sockaddr_storage ss;
+	socklen_t sl;
+	int fd;
+
+	ss = dst_addr(family, &sl);
+	fd = socket(family, SOCK_DGRAM, 0);
+	if (fd < 0)
+		ug_die_errno(1, "socket");
+	if (bind(fd, (void *)&ss, sl))
+		ug_die_errno(1, "bind %s port %u (run from udpgso.sh, which "
+			     "sets up the addresses)", family == AF_INET ?
+			     "10.0.0.1" : "fd00::1", cfg_port);
+	return fd;
+}
+
+static int send_part(int fd, int family, const void *buf, int len, int gso,
+		     const struct tcase *tc, bool connected, int flags)
+{
+	char ctrl[CMSG_SPACE(sizeof(uint32_t))] = {0};
+	struct sockaddr_storage ss;
+	struct msghdr msg = {0};
+	struct iovec iov;
+	socklen_t sl;
+	uint32_t bad = gso;
+	ssize_t ret;
+
+	ss = dst_addr(family, &sl);
+	iov.iov_base = (void *)buf;
+	iov.iov_len = len;
+	msg.msg_iov = &iov;
+	msg.msg_iovlen = 1;
+	if (!connected) {
+		msg.msg_name = &ss;
+		msg.msg_namelen = sl;
+	}
+	msg.msg_control = ctrl;
+	if (tc->sp == SP_BADCMSG)
+		ug_cmsg_add(&msg, sizeof(ctrl), SOL_UDP, UDP_SEGMENT, &bad,
+			    sizeof(bad));
+	else if (gso && !cfg_setsockopt)
+		ug_cmsg_add_segment(&msg, sizeof(ctrl), gso);
+	if (!msg.msg_controllen)
+		msg.msg_control = NULL;
+	ret = sendmsg(fd, &msg, flags);
+	if (ret < 0)
+		return errno;
+	if (ret != len)
+		return -1;
+	return 0;
+}
+
+/* ---- one case ------------------------------------------------------- */
+
+static int sink_read(const char *what, uint64_t *v)
+{
+	char path[256], buf[64];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/class/net/%s/statistics/%s",
+		 cfg_sink, what);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	if (!fgets(buf, sizeof(buf), f)) {
+		fclose(f);
+		return -1;
+	}
+	fclose(f);
+	*v = strtoull(buf, NULL, 10);
+	return 0;
+}
+
+static char rbuf[65536 + 1];
+
+/* receive what @e says; fills @msg on a mismatch */
+static bool check_rx(int fdr, const struct expect *e, char *msg, size_t ml)
+{
+	struct pollfd pfd = { .fd = fdr, .events = POLLIN };
+	int i, want, inq = 0;
+	ssize_t n;
+
+	for (i = 0; i < e->nseg; i++) {
+		want = i == e->nseg - 1 ? e->last : e->seg;
+		if (poll(&pfd, 1, 1000) != 1) {
+			snprintf(msg, ml, "datagram %d of %d missing", i + 1,
+				 e->nseg);
+			return false;
+		}
+		n = recv(fdr, rbuf, sizeof(rbuf), MSG_DONTWAIT);
+		if (n != want) {
+			snprintf(msg, ml, "datagram %d of %d: %zd bytes, "
+				 "expected %d", i + 1, e->nseg, n, want);
+			return false;
+		}
+		if (ug_check_pattern(rbuf, (size_t)i * e->seg, n)) {
+			snprintf(msg, ml, "datagram %d of %d: payload differs",
+				 i + 1, e->nseg);
+			return false;
+		}
+	}
+	/* nothing left: the queue is empty now and stays empty briefly */
+	if (ioctl(fdr, SIOCINQ, &inq) == 0 && inq) {
+		snprintf(msg, ml, "extra datagram of %d bytes queued", inq);
+		return false;
+	}
+	if (poll(&pfd, 1, 20) > 0) {
+		n = recv(fdr, rbuf, sizeof(rbuf), MSG_DONTWAIT);
+		snprintf(msg, ml, "extra datagram of %zd bytes", n);
+		return false;
+	}
+	return true;
+}
+
+static bool check_sink(const struct ctx *c, const struct expect *e,
+		       uint64_t dp, uint64_t db, char *msg, size_t ml)
+{
+	uint64_t wp = 0, wb = 0;
+	int per = c->hdr + cfg_sink_encap;
+	int len = e->nseg ? (e->nseg - 1) * e->seg + e->last : 0;
+
+	if (e->nseg && cfg_sink_gso != 2) {
+		if (e->nseg > 1 && cfg_sink_gso == 0) {
+			wp = 1;
+			wb = per + len;
+		} else {
+			wp = e->nseg;
+			wb = (uint64_t)e->nseg * per + len;
+		}
+	}
+	if (dp == wp && db == wb) {
+		snprintf(msg, ml, "%s: %llu packets %llu bytes", cfg_sink,
+			 (unsigned long long)dp, (unsigned long long)db);
+		return true;
+	}
+	snprintf(msg, ml, "%s: %llu packets %llu bytes, expected %llu "
+		 "packets %llu bytes", cfg_sink, (unsigned long long)dp,
+		 (unsigned long long)db, (unsigned long long)wp,
+		 (unsigned long long)wb);
+	return false;
+}
+
+static const char *errname(int err)
+{
+	static char buf[16];
+
+	switch (err) {
+	case 0: return "success";
+	case EMSGSIZE: return "EMSGSIZE";
+	case EINVAL: return "EINVAL";
+	case EIO: return "EIO";
+	case ENOMEM: return "ENOMEM";
+	case ENOBUFS: return "ENOBUFS";
+	case EPERM: return "EPERM";
+	case ENETUNREACH: return "ENETUNREACH";
+	}
+	snprintf(buf, sizeof(buf), "errno %d", err);
+	return buf;
+}
+
+static void run_case(struct ktap *t, int id, int family, bool connected,
+		     int fdr, const char *variant)
+{
+	const struct tcase *tc = &cases[id];
+	uint64_t p0 = 0, b0 = 0, p1 = 0, b1 = 0;
+	char desc[200], msg[200] = "", err[120];
+	int fd, len, gso, got = 0, one = 1, zero = 0;
+	struct expect e;
+	struct ctx c;
+	bool ok;
+
+	ctx_init(&c, family, tc->sp);
+	len = eval(&tc->len, &c);
+	gso = eval(&tc->gso, &c);
+	e = expect_of(tc, &c, len, gso);
+	snprintf(desc, sizeof(desc), "%s [%d] %s: len=%d gso=%d", variant, id,
+		 tc->name, len, gso);
+
+	fd = tx_socket(family, connected, tc, err, sizeof(err));
+	if (fd < 0) {
+		ktap_fail(t, "%s: %s", desc, err);
+		return;
+	}
+	if (cfg_sink && (sink_read("tx_packets", &p0) ||
+			 sink_read("tx_bytes", &b0)))
+		ug_die(1, "--sink %s: cannot read its statistics", cfg_sink);
+
+	if (tc->sp == SP_BADOPT || (cfg_setsockopt && gso)) {
+		int v = tc->sp == SP_BADOPT ? 65536 : gso;
+
+		if (setsockopt(fd, SOL_UDP, UDP_SEGMENT, &v, sizeof(v)))
+			got = errno;
+	}
+	if (!got && cfg_cork && len > 1) {
+		setsockopt(fd, SOL_UDP, UDP_CORK, &one, sizeof(one));
+		got = send_part(fd, family, ug_pattern, 1, gso, tc, connected, 0);
+		if (!got)
+			got = send_part(fd, family, ug_pattern + 1, len - 1, gso, tc,
+					connected, 0);
+		/* the push at uncork reports nothing: udp_lib_setsockopt */
+		setsockopt(fd, SOL_UDP, UDP_CORK, &zero, sizeof(zero));
+	} else if (!got && cfg_msgmore && len > 1) {
+		got = send_part(fd, family, ug_pattern, 1, gso, tc, connected, MSG_MORE);
+		if (!got)
+			got = send_part(fd, family, ug_pattern + 1, len - 1, gso, tc,
+					connected, 0);
+	} else if (!got) {
+		got = send_part(fd, family, ug_pattern, len, gso, tc, connected, 0);
+	}
+	close(fd);
+
+	if (e.err && e.err_hidden) {
+		/* UDP_CORK: sends succeed, the push fails silently */
+		ok = got == 0;
+		if (ok) {
+			struct expect none = {0};
+
+			ok = cfg_sink ? true : check_rx(fdr, &none, msg, sizeof(msg));
+			e.nseg = 0;
+		}
+		snprintf(err, sizeof(err), "%s at uncork (not reported), "
+			 "sends: success expected, %s got, nothing received",
+			 errname(e.err), errname(got));
+	} else if (e.err || got) {
+		ok = got == e.err;
+		snprintf(err, sizeof(err), "%s expected, %s got (%s)",
+			 errname(e.err), errname(got), e.err ? e.why : "no error");
+		if (ok && !cfg_sink)
+			ok = check_rx(fdr, &(struct expect){0}, msg, sizeof(msg));
+		e.nseg = 0;
+	} else {
+		if (e.nseg == 1)
+			snprintf(err, sizeof(err), "1 datagram of %d", e.last);
+		else if (e.last == e.seg)
+			snprintf(err, sizeof(err), "%dx%d", e.nseg, e.seg);
+		else
+			snprintf(err, sizeof(err), "%dx%d + %d", e.nseg - 1,
+				 e.seg, e.last);
+		ok = cfg_norecv ? true : check_rx(fdr, &e, msg, sizeof(msg));
+	}
+	if (ok && cfg_sink) {
+		if (sink_read("tx_packets", &p1) || sink_read("tx_bytes", &b1))
+			ug_die(1, "--sink %s: cannot read its statistics",
+			       cfg_sink);
+		ok = check_sink(&c, &e, p1 - p0, b1 - b0, msg, sizeof(msg));
+	}
+	ktap_result(t, ok, "%s: %s%s%s", desc, err, *msg ? "; " : "", msg);
+}
+
+/* ---- variants ------------------------------------------------------- */
+
+static void check_path_mtu(struct ktap *t, int family, const char *variant)
+{
+	static const struct tcase plain = { "path mtu", 0, ABS(1), NOGSO, 0 };
+	socklen_t sl = sizeof(int);
+	char err[120];
+	int fd, mtu = 0;
+
+	fd = tx_socket(family, true, &plain, err, sizeof(err));
+	if (fd < 0) {
+		ktap_fail(t, "%s path mtu: %s", variant, err);
+		return;
+	}
+	if (getsockopt(fd, family == AF_INET ? SOL_IP : SOL_IPV6,
+		       family == AF_INET ? IP_MTU : IPV6_MTU, &mtu, &sl))
+		mtu = -errno;
+	close(fd);
+	ktap_result(t, mtu == PATH_MTU, "%s path mtu: %d expected, %d got",
+		    variant, PATH_MTU, mtu);
+}
+
+static void run_family(struct ktap *t, int family)
+{
+	static const char *const conn_name[] = { "unconnected", "connected" };
+	char variant[96];
+	int pass, id, fdr = -1;
+
+	if (!cfg_norecv)
+		fdr = rx_socket(family);
+	for (pass = 0; pass < 2; pass++) {
+		bool connected = pass == 1;
+
+		if ((connected && !cfg_connected) ||
+		    (!connected && !cfg_unconnected))
+			continue;
+		snprintf(variant, sizeof(variant), "ipv%d %s %s%s",
+			 family == AF_INET ? 4 : 6, conn_name[pass],
+			 cfg_setsockopt ? "setsockopt" : "cmsg",
+			 cfg_cork ? " cork" : cfg_msgmore ? " msg_more" : "");
+		if (connected)
+			check_path_mtu(t, family, variant);
+		for (id = 0; id < NCASES; id++) {
+			if (cfg_case >= 0 && id != cfg_case)
+				continue;
+			if (cases[id].family && cases[id].family != family)
+				continue;
+			run_case(t, id, family, connected, fdr, variant);
+		}
+	}
+	if (fdr >= 0)
+		close(fdr);
+}
+
+static void list_cases(void)
+{
+	int id;
+
+	for (id = 0; id < NCASES; id++)
+		printf("%2d %s%s\n", id, cases[id].name,
+		       cases[id].family == AF_INET6 ? " (ipv6 only)" : "");
+}
+
+static void usage(void)
+{
+	fprintf(stderr,
+		"usage: %s [-4] [-6] [-c] [-C] [-m|--cork] [-s] [-R] [-t N] [-p port]\n"
+		"          [--sink DEV --sink-gso hw|sw|none --sink-encap N]\n"
+		"          [--csum hw|sw] [-L]\n"
+		"  -4/-6 family (default both), -c connected, -C unconnected\n"
+		"  (default both), -m MSG_MORE, --cork UDP_CORK, -s setsockopt\n"
+		"  UDP_SEGMENT instead of cmsg, -R do not receive, -t N one case\n"
+		"  (0..%d), -L list cases, --sink DEV check DEV's tx counters\n",
+		ug_prog, NCASES - 1);
+	exit(1);
+}
+
+static void parse_opts(int argc, char **argv)
+{
+	static const struct option lopts[] = {
+		{ "cork", no_argument, NULL, 'K' },
+		{ "sink", required_argument, NULL, 'S' },
+		{ "sink-gso", required_argument, NULL, 'G' },
+		{ "sink-encap", required_argument, NULL, 'E' },
+		{ "csum", required_argument, NULL, 'X' },
+		{ "list", no_argument, NULL, 'L' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	int c;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "46cCmRst:p:Lh", lopts, NULL)) != -1) {
+		switch (c) {
+		case '4': cfg_v4 = true; break;
+		case '6': cfg_v6 = true; break;
+		case 'c': cfg_connected = true; break;
+		case 'C': cfg_unconnected = true; break;
+		case 'm': cfg_msgmore = true; break;
+		case 'K': cfg_cork = true; break;
+		case 'R': cfg_norecv = true; break;
+		case 's': cfg_setsockopt = true; break;
+		case 't':
+			cfg_case = ug_parse_ll("-t", optarg, 0, NCASES - 1);
+			break;
+		case 'p':
+			cfg_port = ug_parse_ll("-p", optarg, 1, 65535);
+			break;
+		case 'S': cfg_sink = optarg; break;
+		case 'G':
+			cfg_sink_gso = ug_parse_choice("--sink-gso", optarg,
+						       sink_modes);
+			break;
+		case 'E':
+			cfg_sink_encap = ug_parse_ll("--sink-encap", optarg, 0,
+						     256);
+			break;
+		case 'X':
+			cfg_sw_csum = ug_parse_choice("--csum", optarg,
+						      csum_modes) == 1;
+			break;
+		case 'L':
+			list_cases();
+			exit(0);
+		case 'h':
+			usage();
+			break;
+		default:
+			if (optopt && strchr("tp", optopt))
+				ug_die(1, "-%c: missing value, allowed %s", optopt,
+				       optopt == 't' ? "0..NCASES-1" : "1..65535");
+			ug_die(1, "%s: unknown option, allowed -4 -6 -c -C -m -R "
+			       "-s -t N -p PORT -L --cork --sink --sink-gso "
+			       "--sink-encap --csum", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		ug_die(1, "%s: unexpected argument, allowed options only",
+		       argv[optind]);
+	if (cfg_msgmore && cfg_cork)
+		ug_die(1, "-m and --cork: choose one of MSG_MORE or UDP_CORK");
+	if (cfg_sink && !cfg_norecv)
+		ug_die(1, "--sink %s: needs -R (the sink receives nothing)",
+		       cfg_sink);
+	if (cfg_sink && (strchr(cfg_sink, '/') || strlen(cfg_sink) >= 16))
+		ug_die(1, "--sink '%s': not a device name", cfg_sink);
+	if (!cfg_v4 && !cfg_v6)
+		cfg_v4 = cfg_v6 = true;
+	if (!cfg_connected && !cfg_unconnected)
+		cfg_connected = cfg_unconnected = true;
+	if (cfg_case >= 0 && cases[cfg_case].family &&
+	    !(cases[cfg_case].family == AF_INET6 ? cfg_v6 : cfg_v4))
+		ug_die(1, "-t %d: case is IPv6 only, allowed with -6", cfg_case);
+}
+
+int main(int argc, char **argv)
+{
+	struct ktap t;
+
+	ug_set_prog(argv[0]);
+	ug_pattern_init();
+	parse_opts(argc, argv);
+	if (cfg_sink) {
+		uint64_t v;
+
+		if (sink_read("tx_packets", &v))
+			ug_skip("--sink %s: no such device in this namespace",
+				cfg_sink);
+	}
+	model_init(cfg_v4 ? AF_INET : AF_INET6);
+
+	ktap_header(&t, 0);
+	ktap_info("kernel %s", km.ver_str);
+	ktap_info("segment limit: %s", km.limit_why);
+	ktap_info("gso_size over the path MTU: %s", km.oversize_why);
+	ktap_info("GSO without checksum offload: %s", km.csum_why);
+	if (cfg_v4)
+		run_family(&t, AF_INET);
+	if (cfg_v6)
+		run_family(&t, AF_INET6);
+	return ktap_finish(&t);
+}
