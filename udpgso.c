@@ -564,7 +564,7 @@ static int sink_read(const char *what, uint64_t *v)
 	char path[256], buf[64];
 	FILE *f;
 
-	snprintf(path, sizeof(path), "/sys/class/net/%s/statistics/%s",
+	snprintf(path, sizeof(path), "/sys/class/net/%s/%s",
 		 cfg_sink, what);
 	f = fopen(path, "r");
 	if (!f)
@@ -619,31 +619,72 @@ static bool check_rx(int fdr, const struct expect *e, char *msg, size_t ml)
 	return true;
 }
 
+/* link-layer header bytes per packet and GSO size limit of the sink */
+static int sink_l2, sink_gso_max = 65536;
+static uint64_t sink_tot_p, sink_tot_b;	/* what the cases saw, in total */
+
+static void sink_init(void)
+{
+	uint64_t v;
+
+	if (sink_read("statistics/tx_packets", &v))
+		ug_skip("--sink %s: no such device in this namespace", cfg_sink);
+	/* ARPHRD_ETHER: the 14 byte Ethernet header is in skb->len */
+	if (!sink_read("type", &v) && v == 1)
+		sink_l2 = 14;
+	if (!sink_read("gso_max_size", &v))
+		sink_gso_max = v;
+}
+
+/*
+ * A GSO skb reaches the sink whole when the sink segments ("hw") unless it
+ * is gso_max_size bytes or more with its headers: gso_features_check()
+ * in net/core/dev.c (6.1 and later) then segments it in software.
+ */
 static bool check_sink(const struct ctx *c, const struct expect *e,
 		       uint64_t dp, uint64_t db, char *msg, size_t ml)
 {
-	uint64_t wp = 0, wb = 0;
-	int per = c->hdr + cfg_sink_encap;
+	int per = c->hdr + cfg_sink_encap + sink_l2;
 	int len = e->nseg ? (e->nseg - 1) * e->seg + e->last : 0;
+	uint64_t wp = 0, wb = 0;
+	const char *how = "";
+
+	sink_tot_p += dp;
+	sink_tot_b += db;
 
 	if (e->nseg && cfg_sink_gso != 2) {
-		if (e->nseg > 1 && cfg_sink_gso == 0) {
+		/*
+		 * IPv6 with extension headers: software USO since 30b03f2a0592
+		 * ("udp: Fall back to software USO if IPv6 extension headers
+		 * are present", v6.11, fixes 10154dbded6d)
+		 */
+		bool v6ext_sw = c->family == AF_INET6 && c->extra &&
+				km.csum_fallback;
+
+		if (e->nseg > 1 && cfg_sink_gso == 0 && !v6ext_sw &&
+		    per + len < sink_gso_max) {
 			wp = 1;
 			wb = per + len;
+			how = " (one GSO skb)";
 		} else {
 			wp = e->nseg;
 			wb = (uint64_t)e->nseg * per + len;
+			if (e->nseg > 1)
+				how = cfg_sink_gso != 0 ?
+				      " (segmented in software)" : v6ext_sw ?
+				      " (software USO: IPv6 extension header)" :
+				      " (segmented: over gso_max_size)";
 		}
 	}
 	if (dp == wp && db == wb) {
-		snprintf(msg, ml, "%s: %llu packets %llu bytes", cfg_sink,
-			 (unsigned long long)dp, (unsigned long long)db);
+		snprintf(msg, ml, "%s: %llu packets %llu bytes%s", cfg_sink,
+			 (unsigned long long)dp, (unsigned long long)db, how);
 		return true;
 	}
 	snprintf(msg, ml, "%s: %llu packets %llu bytes, expected %llu "
-		 "packets %llu bytes", cfg_sink, (unsigned long long)dp,
+		 "packets %llu bytes%s", cfg_sink, (unsigned long long)dp,
 		 (unsigned long long)db, (unsigned long long)wp,
-		 (unsigned long long)wb);
+		 (unsigned long long)wb, how);
 	return false;
 }
 
@@ -688,8 +729,8 @@ static void run_case(struct ktap *t, int id, int family, bool connected,
 		ktap_fail(t, "%s: %s", desc, err);
 		return;
 	}
-	if (cfg_sink && (sink_read("tx_packets", &p0) ||
-			 sink_read("tx_bytes", &b0)))
+	if (cfg_sink && (sink_read("statistics/tx_packets", &p0) ||
+			 sink_read("statistics/tx_bytes", &b0)))
 		ug_die(1, "--sink %s: cannot read its statistics", cfg_sink);
 
 	if (tc->sp == SP_BADOPT || (cfg_setsockopt && gso)) {
@@ -746,7 +787,7 @@ static void run_case(struct ktap *t, int id, int family, bool connected,
 		ok = cfg_norecv ? true : check_rx(fdr, &e, msg, sizeof(msg));
 	}
 	if (ok && cfg_sink) {
-		if (sink_read("tx_packets", &p1) || sink_read("tx_bytes", &b1))
+		if (sink_read("statistics/tx_packets", &p1) || sink_read("statistics/tx_bytes", &b1))
 			ug_die(1, "--sink %s: cannot read its statistics",
 			       cfg_sink);
 		ok = check_sink(&c, &e, p1 - p0, b1 - b0, msg, sizeof(msg));
@@ -916,13 +957,8 @@ int main(int argc, char **argv)
 	ug_set_prog(argv[0]);
 	ug_pattern_init();
 	parse_opts(argc, argv);
-	if (cfg_sink) {
-		uint64_t v;
-
-		if (sink_read("tx_packets", &v))
-			ug_skip("--sink %s: no such device in this namespace",
-				cfg_sink);
-	}
+	if (cfg_sink)
+		sink_init();
 	model_init(cfg_v4 ? AF_INET : AF_INET6);
 
 	ktap_header(&t, 0);
@@ -934,5 +970,9 @@ int main(int argc, char **argv)
 		run_family(&t, AF_INET);
 	if (cfg_v6)
 		run_family(&t, AF_INET6);
+	if (cfg_sink)
+		ktap_info("sink totals: %s packets=%llu bytes=%llu", cfg_sink,
+			  (unsigned long long)sink_tot_p,
+			  (unsigned long long)sink_tot_b);
 	return ktap_finish(&t);
 }
