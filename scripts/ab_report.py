@@ -1,0 +1,504 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""udpgso-lab: turn an A/B run's raw logs into results.json, results.csv,
+summary.md and plots (matplotlib, Agg backend, when it can be imported).
+
+    ab_report.py RESULTS_DIR
+
+Everything is computed from RESULTS_DIR/run.conf and RESULTS_DIR/raw/*.log,
+so the numbers can always be traced back to the raw log they came from.
+"""
+import csv
+import glob
+import json
+import os
+import statistics
+import sys
+import time
+
+MIB = float(1 << 20)
+GIB = float(1 << 30)
+SCHEMA = 1
+STAT_FIELDS = ["user", "nice", "system", "idle", "iowait", "irq", "softirq", "steal"]
+MIB_KEYS = ["InDatagrams", "OutDatagrams", "RcvbufErrors", "SndbufErrors", "InErrors",
+            "NoPorts", "InCsumErrors"]
+
+
+def read_conf(path):
+    conf, notes = {}, []
+    with open(path) as f:
+        for line in f:
+            line = line.rstrip("\n")
+            if "=" not in line:
+                continue
+            k, v = line.split("=", 1)
+            if k == "note":
+                notes.append(v)
+            else:
+                conf[k] = v
+    conf["notes"] = notes
+    return conf
+
+
+def parse_log(path):
+    """One raw run log: header lines, then '== name' sections."""
+    head, sections, cur = {}, {}, None
+    with open(path, errors="replace") as f:
+        for line in f:
+            line = line.rstrip("\n")
+            if line.startswith("== "):
+                cur = line[3:]
+                sections[cur] = []
+                continue
+            if cur is not None:
+                sections[cur].append(line)
+                continue
+            if line.startswith("#") or not line.strip():
+                continue
+            key, _, rest = line.partition(" ")
+            head[key] = rest
+    return head, {k: "\n".join(v) for k, v in sections.items()}
+
+
+def kv(s):
+    out = {}
+    for tok in s.split():
+        if "=" in tok:
+            k, v = tok.split("=", 1)
+            out[k] = v
+    return out
+
+
+def load_json(text):
+    try:
+        return json.loads(text) if text.strip() else None
+    except ValueError:
+        return None
+
+
+def parse_counters(text):
+    """snapshot.sh counters: /proc/net/snmp pairs, sysfs and ethtool lines."""
+    mib, sysfs, eth = {}, {}, {}
+    names = {}
+    for line in text.splitlines():
+        parts = line.split()
+        if not parts:
+            continue
+        if parts[0] in ("Udp:", "UdpLite:"):
+            proto = parts[0][:-1]
+            if proto not in names:
+                names[proto] = parts[1:]
+            else:
+                for n, v in zip(names.pop(proto), parts[1:]):
+                    mib[proto + n] = int(v)
+        elif parts[0] == "sysfs" and len(parts) == 3:
+            sysfs[parts[1]] = int(parts[2])
+        elif parts[0] == "ethtool" and len(parts) == 3:
+            try:
+                eth[parts[1]] = int(parts[2])
+            except ValueError:
+                pass
+    return mib, sysfs, eth
+
+
+def delta(a, b, keep_zero=False):
+    out = {}
+    for k, v in b.items():
+        if k in a:
+            d = v - a[k]
+            if d or keep_zero:
+                out[k] = d
+    return out
+
+
+def parse_perf(text):
+    ev = {}
+    for line in text.splitlines():
+        p = line.split(",")
+        if len(p) < 3 or not p[2]:
+            continue
+        try:
+            ev[p[2]] = float(p[0])
+        except ValueError:
+            ev[p[2]] = None      # <not supported> / <not counted>
+    return ev
+
+
+def stat_delta(s0, s1, hz):
+    a = [int(x) for x in s0.split()[1:9]]
+    b = [int(x) for x in s1.split()[1:9]]
+    d = dict(zip(STAT_FIELDS, [(y - x) / float(hz) for x, y in zip(a, b)]))
+    d["busy"] = d["user"] + d["nice"] + d["system"] + d["irq"] + d["softirq"]
+    return d
+
+
+def last_line(text):
+    lines = [x for x in text.splitlines() if x.strip()]
+    return lines[-1] if lines else ""
+
+
+def one_run(path, conf):
+    head, sec = parse_log(path)
+    meta = kv(head.get("run", ""))
+    r = {
+        "index": int(meta["idx"]), "config": int(meta["config"]),
+        "tx_mode": meta["tx_mode"], "rx_mode": meta["rx_mode"],
+        "setting": meta["setting"], "rep": int(meta["rep"]),
+        "proto": meta["proto"], "size": int(meta["size"]), "segs": int(meta["segs"]),
+        "rc_tx": int(meta["rc_tx"]), "rc_rx": int(meta["rc_rx"]),
+        "raw_log": os.path.join("raw", os.path.basename(path)),
+        "cmd_tx": head.get("cmd_tx", ""), "cmd_rx": head.get("cmd_rx", ""),
+        "features": kv(head.get("features", "")),
+        "window_s": float(meta["t1"]) - float(meta["t0"]),
+        "contradictions": [],
+    }
+    tx = load_json(sec.get("tx.json", ""))
+    rx = load_json(sec.get("rx.json", ""))
+    if r["rc_tx"] == 4 or r["rc_rx"] == 4:
+        r["status"] = "skip"
+        r["error"] = last_line(sec.get("tx.stderr", "") if r["rc_tx"] == 4
+                               else sec.get("rx.stderr", ""))
+        return r
+    if r["rc_tx"] or r["rc_rx"] or tx is None or rx is None or meta.get("rx_bound") != "1":
+        r["status"] = "fail"
+        why = []
+        if meta.get("rx_bound") != "1":
+            why.append("rx did not bind its port")
+        if r["rc_tx"] or tx is None:
+            why.append("tx exit %d: %s" % (r["rc_tx"], last_line(sec.get("tx.stderr", ""))))
+        if r["rc_rx"] or rx is None:
+            why.append("rx exit %d: %s" % (r["rc_rx"], last_line(sec.get("rx.stderr", ""))))
+        r["error"] = "; ".join(why)
+        return r
+    r["status"] = "ok"
+    r["duration_s"] = tx["duration_s"]
+    for k in ("bytes", "datagrams", "calls", "MBps", "Mpps", "errors"):
+        r["tx_" + k] = tx[k]
+        r["rx_" + k] = rx[k]
+    r["rx_reads"] = rx.get("reads")
+    r["rx_datagrams_per_read"] = rx.get("datagrams_per_read")
+    r["tx_gso_active"] = bool(tx.get("gso", {}).get("active"))
+    r["tx_gso_fallback"] = bool(tx.get("gso", {}).get("fallback"))
+    r["tx_zerocopy_copied"] = tx.get("zerocopy", {}).get("copied")
+    r["cpu_proc_s"] = (tx["cpu_user_s"] + tx["cpu_sys_s"] + rx["cpu_user_s"] + rx["cpu_sys_s"])
+    hz = int(conf.get("user_hz", "100"))
+    st = stat_delta(head["stat0"], head["stat1"], hz)
+    r["cpu_busy_s"] = st["busy"]
+    r["cpu_softirq_s"] = st["softirq"]
+    r["cpu_system_s"] = st["system"]
+    r["cpu_user_s"] = st["user"] + st["nice"]
+    r["cpu_idle_s"] = st["idle"] + st["iowait"]
+    r["perf"] = parse_perf(sec.get("perf", ""))
+    if conf.get("cost_unit") == "cycles" and r["perf"].get("cycles"):
+        cost = r["perf"]["cycles"]
+    else:
+        cost = r["cpu_busy_s"]
+    r["cost"] = cost
+    r["cost_per_GiB"] = cost / (rx["bytes"] / GIB) if rx["bytes"] else None
+    r["cost_per_Mdgram"] = (cost / (rx["datagrams"] / 1e6)
+                            if rx["datagrams"] and r["proto"] == "udp" else None)
+    # counters around the run
+    c = {}
+    for side in ("tx", "rx"):
+        m0, s0, e0 = parse_counters(sec.get("counters.before." + side, ""))
+        m1, s1, e1 = parse_counters(sec.get("counters.after." + side, ""))
+        c["nstat_" + side] = {k: v for k, v in delta(m0, m1, True).items()
+                              if any(k.endswith(x) for x in MIB_KEYS)}
+        c["dev_" + side] = delta(s0, s1, True)
+        c["ethtool_" + side] = delta(e0, e1)
+    kmod = {}
+    for line in sec.get("kmod.after", "").splitlines():
+        p = line.split()
+        if len(p) == 2 and p[1].isdigit():
+            kmod[p[0]] = int(p[1])
+    c["kmod"] = kmod if "kmod.after" in sec else None
+    r["counters"] = c
+    check(r, tx, rx)
+    return r
+
+
+def check(r, tx, rx):
+    """Say so where the counters contradict the bench's own counts."""
+    bad = r["contradictions"]
+    c = r["counters"]
+    if r["proto"] == "udp":
+        lost = tx["datagrams"] - rx["datagrams"]
+        r["lost"] = lost
+        r["loss_pct"] = 100.0 * lost / tx["datagrams"] if tx["datagrams"] else 0.0
+        if lost < 0:
+            bad.append("rx counted %d datagrams more than tx sent" % -lost)
+        ind = c["nstat_rx"].get("UdpInDatagrams", 0)
+        outd = c["nstat_tx"].get("UdpOutDatagrams", 0)
+        if rx["datagrams"] and ind == 0:
+            bad.append("rx read %d datagrams but UdpInDatagrams did not move" % rx["datagrams"])
+        if ind > tx["datagrams"]:
+            bad.append("UdpInDatagrams +%d exceeds the %d datagrams tx sent" %
+                       (ind, tx["datagrams"]))
+        if tx["datagrams"] and outd == 0:
+            bad.append("tx sent %d datagrams but UdpOutDatagrams did not move" % tx["datagrams"])
+        if outd > tx["datagrams"]:
+            bad.append("UdpOutDatagrams +%d exceeds the %d datagrams tx counted" %
+                       (outd, tx["datagrams"]))
+        drops = (c["nstat_rx"].get("UdpRcvbufErrors", 0) + c["nstat_rx"].get("UdpInErrors", 0)
+                 + c["nstat_tx"].get("UdpSndbufErrors", 0)
+                 + c["dev_tx"].get("tx_dropped", 0) + c["dev_rx"].get("rx_dropped", 0)
+                 + sum(v for k, v in c["ethtool_tx"].items() if "drop" in k)
+                 + sum(v for k, v in c["ethtool_rx"].items() if "drop" in k))
+        r["drops_counted"] = drops
+        if lost > 0 and drops == 0:
+            bad.append("%d datagrams lost but no drop counter moved" % lost)
+        for who, j in (("tx", tx), ("rx", rx)):
+            if j["bytes"] != j["datagrams"] * r["size"]:
+                bad.append("%s bytes %d != datagrams %d x size %d" %
+                           (who, j["bytes"], j["datagrams"], r["size"]))
+    else:
+        r["lost"] = 0
+        r["loss_pct"] = 0.0
+        if tx["bytes"] != rx["bytes"]:
+            bad.append("TCP: tx wrote %d bytes, rx read %d" % (tx["bytes"], rx["bytes"]))
+    k = c.get("kmod")
+    if k and r["tx_gso_active"] and r["tx_mode"] != "tcp" and not k.get("tx_gso_udp_l4_skbs"):
+        bad.append("tx used UDP GSO but the kmod counted no tx_gso_udp_l4_skbs")
+
+
+def spread(vals):
+    vals = [v for v in vals if v is not None]
+    if not vals:
+        return None
+    return {"median": statistics.median(vals), "min": min(vals), "max": max(vals),
+            "n": len(vals)}
+
+
+def aggregate(runs, settings):
+    configs, ab = [], []
+    keys = []
+    for r in runs:
+        k = (r["tx_mode"], r["rx_mode"])
+        if k not in keys:
+            keys.append(k)
+    for k in keys:
+        per = {}
+        for s in settings:
+            rs = [r for r in runs if (r["tx_mode"], r["rx_mode"]) == k and r["setting"] == s]
+            ok = [r for r in rs if r["status"] == "ok"]
+            cfg = {"config": rs[0]["config"] if rs else None, "tx_mode": k[0], "rx_mode": k[1],
+                   "setting": s, "runs": len(rs), "ok": len(ok),
+                   "skipped": sum(1 for r in rs if r["status"] == "skip"),
+                   "failed": sum(1 for r in rs if r["status"] == "fail"),
+                   "features": rs[0]["features"] if rs else {}}
+            for f in ("rx_MBps", "tx_MBps", "rx_Mpps", "rx_datagrams_per_read",
+                      "cost_per_GiB", "cost_per_Mdgram", "cpu_busy_s", "cpu_softirq_s",
+                      "cpu_proc_s", "loss_pct"):
+                cfg[f] = spread([r.get(f) for r in ok])
+            cfg["contradictions"] = sum(len(r["contradictions"]) for r in ok)
+            if not ok and rs:
+                cfg["note"] = rs[0].get("error", "")
+            configs.append(cfg)
+            per[s] = ok
+        if len(settings) == 2:
+            a = {r["rep"]: r for r in per["A"]}
+            b = {r["rep"]: r for r in per["B"]}
+            reps = sorted(set(a) & set(b))
+            ent = {"tx_mode": k[0], "rx_mode": k[1], "pairs": len(reps)}
+            for f in ("rx_MBps", "cost_per_GiB"):
+                ratios = [a[i][f] / b[i][f] for i in reps
+                          if a[i].get(f) and b[i].get(f)]
+                ent[f + "_ratio"] = spread(ratios)
+            ab.append(ent)
+    return configs, ab
+
+
+def fmt_spread(s, fmt="%.0f"):
+    if not s:
+        return "-"
+    return (fmt + " [" + fmt + "-" + fmt + "]") % (s["median"], s["min"], s["max"])
+
+
+def plots(d, configs, settings, cost_label):
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return [], "matplotlib not importable by %s: no plots" % sys.executable
+    os.makedirs(os.path.join(d, "plots"), exist_ok=True)
+    pairs = []
+    for c in configs:
+        p = "%s\n-> %s" % (c["tx_mode"], c["rx_mode"])
+        if p not in pairs:
+            pairs.append(p)
+    made = []
+    for field, title, fname, logy in (
+            ("rx_MBps", "received MB/s (2^20 B/s), median with min-max", "throughput.png", True),
+            ("cost_per_GiB", "CPU cost per GiB received: %s" % cost_label, "cpu_cost.png",
+             False)):
+        fig, ax = plt.subplots(figsize=(max(8, 1.1 * len(pairs) + 2), 5))
+        w = 0.8 / len(settings)
+        for si, s in enumerate(settings):
+            xs, ys, lo, hi = [], [], [], []
+            for c in configs:
+                if c["setting"] != s or not c[field]:
+                    continue
+                p = "%s\n-> %s" % (c["tx_mode"], c["rx_mode"])
+                v = c[field]
+                xs.append(pairs.index(p) + (si - (len(settings) - 1) / 2.0) * w)
+                ys.append(v["median"])
+                lo.append(v["median"] - v["min"])
+                hi.append(v["max"] - v["median"])
+            ax.bar(xs, ys, w, yerr=[lo, hi], capsize=3, label="setting %s" % s)
+        ax.set_xticks(range(len(pairs)))
+        ax.set_xticklabels(pairs, fontsize=8)
+        ax.set_title(title, fontsize=10)
+        if logy:
+            ax.set_yscale("log")
+        ax.legend(fontsize=8)
+        ax.grid(axis="y", alpha=0.3)
+        fig.tight_layout()
+        fig.savefig(os.path.join(d, "plots", fname))
+        plt.close(fig)
+        made.append(os.path.join("plots", fname))
+    return made, None
+
+
+def main():
+    d = sys.argv[1]
+    conf = read_conf(os.path.join(d, "run.conf"))
+    settings = conf["settings"].split()
+    runs = [one_run(p, conf) for p in sorted(glob.glob(os.path.join(d, "raw", "*.log")))]
+    configs, ab = aggregate(runs, settings)
+    cost_unit = conf.get("cost_unit", "cpu_s")
+    if cost_unit == "cycles":
+        cost_label = "cycles (perf stat -a, all CPUs)"
+    else:
+        cost_label = "CPU-seconds busy on all CPUs (/proc/stat user+nice+system+irq+softirq)"
+    notes = list(conf["notes"])
+    made, why = ([], None)
+    if conf.get("plots") == "1":
+        made, why = plots(d, configs, settings, cost_label)
+        if why:
+            notes.append(why)
+    with open(os.path.join(d, "command")) as f:
+        command = f.read().strip()
+    wall = time.time() - float(conf["t_start"])
+    measured = sum(r.get("duration_s", 0) for r in runs)
+    timing = {"wall_s": round(wall, 3), "measured_s": round(measured, 3),
+              "overhead_s": round(wall - measured, 3),
+              "overhead_fraction": round((wall - measured) / wall, 4) if wall else None,
+              "runs": len(runs),
+              "definition": "measured = sum of tx duration_s (traffic flowing); overhead = "
+                            "everything else: setup, rx start, counter reads, ethtool, restore, "
+                            "report and plots"}
+    res = {
+        "schema": SCHEMA, "tool": "udpgso_ab", "label": conf["label"],
+        "preset": conf.get("preset") or None, "command": command,
+        "host": conf["host"], "kernel": conf["kernel"], "cpu": conf["cpu"],
+        "ncpus": int(conf["ncpus"]), "topology": conf["topology"],
+        "dev_tx": conf["dev_tx"], "dev_rx": conf["dev_rx"],
+        "settings": {s: conf.get("spec_" + s, "") for s in settings},
+        "reps": int(conf["reps"]), "secs": int(conf["secs"]), "size": int(conf["size"]),
+        "segs": int(conf["segs"]),
+        "cost_unit": cost_unit, "cost_label": cost_label,
+        "perf_events": conf.get("perf_events") or None,
+        "units": {"MBps": "2^20 bytes/s", "Mpps": "10^6 datagrams/s",
+                  "cost_per_GiB": cost_label + " per 2^30 bytes received",
+                  "cost_per_Mdgram": cost_label + " per 10^6 datagrams received",
+                  "cpu_*_s": "CPU-seconds from /proc/stat over the tx window, all CPUs",
+                  "cpu_proc_s": "tx+rx process user+sys (getrusage)"},
+        "notes": notes, "timing": timing, "plots": made,
+        "configs": configs, "ab": ab, "runs": runs,
+    }
+    with open(os.path.join(d, "results.json"), "w") as f:
+        json.dump(res, f, indent=1, sort_keys=False)
+        f.write("\n")
+    cols = ["index", "config", "tx_mode", "rx_mode", "setting", "rep", "status", "duration_s",
+            "tx_bytes", "tx_datagrams", "tx_calls", "tx_MBps", "rx_bytes", "rx_datagrams",
+            "rx_reads", "rx_MBps", "rx_Mpps", "rx_datagrams_per_read", "lost", "loss_pct",
+            "cpu_busy_s", "cpu_softirq_s", "cpu_proc_s", "cost", "cost_per_GiB",
+            "cost_per_Mdgram", "contradictions", "error", "raw_log"]
+    with open(os.path.join(d, "results.csv"), "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(cols)
+        for r in runs:
+            row = dict(r)
+            row["contradictions"] = "; ".join(r["contradictions"])
+            w.writerow([row.get(c, "") for c in cols])
+    write_summary(d, res)
+
+
+def write_summary(d, res):
+    L = []
+    L.append("# udpgso A/B run: %s" % res["label"])
+    L.append("")
+    L.append("Command: `%s`" % res["command"])
+    L.append("")
+    L.append("Host %s, kernel %s, %d x %s; topology %s (%s -> %s)." % (
+        res["host"], res["kernel"], res["ncpus"], res["cpu"], res["topology"],
+        res["dev_tx"], res["dev_rx"]))
+    L.append("Settings: " + "; ".join("%s = `%s`" % (k, v or "as found")
+                                    for k, v in res["settings"].items()))
+    L.append("%d reps x %d s per configuration, datagram size %d, %d per GSO send." % (
+        res["reps"], res["secs"], res["size"], res["segs"]))
+    t = res["timing"]
+    L.append("Wall time %.1f s, of which %.1f s measured; overhead %.1f s (%.1f%%)." % (
+        t["wall_s"], t["measured_s"], t["overhead_s"], 100 * (t["overhead_fraction"] or 0)))
+    L.append("")
+    L.append("MB/s = 2^20 bytes/s received (median [min-max] over the reps); "
+             "CPU cost = %s per GiB received and per million datagrams." % res["cost_label"])
+    L.append("")
+    L.append("| tx -> rx | set | ok | rx MB/s | rx Mpps | dgram/read | cost/GiB | cost/Mdgram "
+             "| loss % | flags |")
+    L.append("|---|---|---|---|---|---|---|---|---|---|")
+    for c in res["configs"]:
+        flags = []
+        if c["contradictions"]:
+            flags.append("%d contradiction(s)" % c["contradictions"])
+        if c["failed"]:
+            flags.append("%d failed" % c["failed"])
+        if c["skipped"]:
+            flags.append("skipped: %s" % c.get("note", ""))
+        L.append("| %s -> %s | %s | %d/%d | %s | %s | %s | %s | %s | %s | %s |" % (
+            c["tx_mode"], c["rx_mode"], c["setting"], c["ok"], c["runs"],
+            fmt_spread(c["rx_MBps"]), fmt_spread(c["rx_Mpps"], "%.3f"),
+            fmt_spread(c["rx_datagrams_per_read"], "%.1f"),
+            fmt_spread(c["cost_per_GiB"], "%.2f"), fmt_spread(c["cost_per_Mdgram"], "%.2f"),
+            fmt_spread(c["loss_pct"], "%.1f"), ", ".join(flags)))
+    if res["ab"]:
+        L.append("")
+        L.append("A/B ratios (A / B, paired by repetition: median [min-max]); "
+                 "MB/s above 1 means A is faster, cost above 1 means A costs more:")
+        L.append("")
+        L.append("| tx -> rx | pairs | MB/s A/B | cost/GiB A/B |")
+        L.append("|---|---|---|---|")
+        for a in res["ab"]:
+            L.append("| %s -> %s | %d | %s | %s |" % (
+                a["tx_mode"], a["rx_mode"], a["pairs"],
+                fmt_spread(a["rx_MBps_ratio"], "%.2f"), fmt_spread(a["cost_per_GiB_ratio"], "%.2f")))
+    bad = [(r["index"], x) for r in res["runs"] for x in r["contradictions"]]
+    if bad:
+        L.append("")
+        L.append("Counters that contradict the bench's own counts:")
+        L.append("")
+        for i, x in bad:
+            L.append("- run %d (raw/%03d.log): %s" % (i, i, x))
+    errs = [r for r in res["runs"] if r["status"] != "ok"]
+    if errs:
+        L.append("")
+        L.append("Runs that did not complete:")
+        L.append("")
+        for r in errs:
+            L.append("- run %d %s: %s" % (r["index"], r["status"], r.get("error", "")))
+    if res["notes"]:
+        L.append("")
+        L.append("Notes:")
+        L.append("")
+        for n in res["notes"]:
+            L.append("- " + n)
+    for p in res["plots"]:
+        L.append("")
+        L.append("![%s](%s)" % (os.path.basename(p), p))
+    with open(os.path.join(d, "summary.md"), "w") as f:
+        f.write("\n".join(L) + "\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,221 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# udpgso-lab: snapshot and restore every setting an A/B run may touch.
+#
+#   snapshot.sh save [DEV...]          print the snapshot (canonical text)
+#   snapshot.sh restore SNAPSHOT [DEV...]  put DEVs and sysctls back as in
+#                                      SNAPSHOT (the text, not a file name)
+#   snapshot.sh check DEV FEATURE...   exit 1 naming the first FEATURE DEV
+#                                      does not list in `ethtool -k`
+#   snapshot.sh features DEV           its ethtool -k features, one a line
+#   snapshot.sh counters DEV           Udp/UdpLite MIB, sysfs and ethtool -S
+#
+# What is recorded: net.core.{r,w}mem_{max,default}; the network namespaces
+# and links that exist; per DEV the ethtool -k features, -l channels, -c
+# coalescing, -g rings, the qdiscs, RPS/XPS masks and rps_flow_cnt per
+# queue, the udp4/udp6 rx-flow-hash fields and the smp_affinity_list of the
+# device's IRQs.  Restore only writes what differs from the snapshot.
+#
+# It is self-contained on purpose: udpgso_ab.sh pipes it to the peer with
+# `bash -s` (ssh or another namespace) as well as running it here.
+# shellcheck shell=bash
+set -u
+export LC_ALL=C
+
+SYSCTLS="net.core.rmem_max net.core.rmem_default net.core.wmem_max net.core.wmem_default"
+# ethtool -k prints a few legacy labels; these are the names -K accepts
+legacy_name() {
+	case "$1" in
+	rx-checksumming) echo rx ;;
+	generic-segmentation-offload) echo gso ;;
+	generic-receive-offload) echo gro ;;
+	large-receive-offload) echo lro ;;
+	rx-vlan-offload) echo rxvlan ;;
+	tx-vlan-offload) echo txvlan ;;
+	ntuple-filters) echo ntuple ;;
+	receive-hashing) echo rxhash ;;
+	*) echo "$1" ;;
+	esac
+}
+
+# features as "feat NAME on|off" (changeable) and "fixed NAME on|off";
+# group headers whose members are listed (tx-checksumming, ...) are left
+# out: their members carry the state
+snap_features() {
+	ethtool -k "$1" 2>/dev/null | awk '
+		NR == 1 { next }
+		{
+			line = $0; ind = (substr(line, 1, 1) == "\t")
+			sub(/^\t/, "", line)
+			name = line; sub(/:.*/, "", name)
+			val = line; sub(/^[^:]*: */, "", val)
+			fixed = (val ~ /\[fixed\]/); sub(/ .*/, "", val)
+			n++; nm[n] = name; vl[n] = val; fx[n] = fixed; in_[n] = ind
+		}
+		END {
+			for (i = 1; i <= n; i++) {
+				if (!in_[i] && i < n && in_[i + 1])
+					continue	# a group header
+				printf "%s %s %s\n", fx[i] ? "fixed" : "feat", nm[i], vl[i]
+			}
+		}' | while read -r kind name val; do
+		echo "$kind $(legacy_name "$name") $val"
+	done
+}
+
+snap_channels() {
+	ethtool -l "$1" 2>/dev/null | awk '
+		/^Current hardware settings/ { cur = 1; next }
+		cur && /^(RX|TX|Other|Combined):/ {
+			k = tolower($1); sub(/:/, "", k); print "channels", k, $2 }'
+}
+
+# udp4/udp6 rx-flow-hash as ethtool -N letters
+snap_flowhash() {
+	local t out
+	for t in udp4 udp6; do
+		out=$(ethtool -n "$1" rx-flow-hash "$t" 2>/dev/null) || continue
+		echo "$out" | awk -v t="$t" '
+			/L2DA/ { s = s "m" } /VLAN tag/ { s = s "v" }
+			/L3 proto/ { s = s "t" } /IP SA/ { s = s "s" }
+			/IP DA/ { s = s "d" } /L4 bytes 0 & 1/ { s = s "f" }
+			/L4 bytes 2 & 3/ { s = s "n" }
+			END { print "flowhash", t, (s == "" ? "r" : s) }'
+	done
+}
+
+dev_irqs() {
+	local d=/sys/class/net/$1/device/msi_irqs
+	{
+		if [ -d "$d" ]; then ls "$d"; fi
+		awk -v dev="$1" '$NF ~ "^" dev "([-_].*)?$" { sub(/:/, "", $1); print $1 }' \
+			/proc/interrupts
+	} | sort -un
+}
+
+snap_dev() {
+	local dev=$1 q f irq
+	if [ ! -e "/sys/class/net/$dev" ]; then
+		echo "dev $dev missing"
+		return
+	fi
+	echo "dev $dev"
+	snap_features "$dev" | sed "s/^/  /"
+	snap_channels "$dev" | sed "s/^/  /"
+	ethtool -c "$dev" 2>/dev/null | tail -n +2 | grep . | sed "s/^/  coalesce /"
+	ethtool -g "$dev" 2>/dev/null | tail -n +2 | grep . | sed "s/^/  ring /"
+	tc qdisc show dev "$dev" 2>/dev/null | sed "s/^/  qdisc /"
+	for q in /sys/class/net/"$dev"/queues/*; do
+		for f in rps_cpus rps_flow_cnt xps_cpus; do
+			if [ -r "$q/$f" ]; then
+				echo "  queue ${q##*/} $f $(cat "$q/$f" 2>/dev/null || echo -)"
+			fi
+		done
+	done
+	snap_flowhash "$dev" | sed "s/^/  /"
+	for irq in $(dev_irqs "$dev"); do
+		echo "  irq $irq $(cat "/proc/irq/$irq/smp_affinity_list" 2>/dev/null || echo -)"
+	done
+}
+
+do_save() {
+	local s d
+	for s in $SYSCTLS; do
+		echo "sysctl $s $(sysctl -n "$s" 2>/dev/null || echo -)"
+	done
+	ip netns list 2>/dev/null | awk '{ print "netns", $1 }' | sort
+	ip -o link show 2>/dev/null | awk -F': ' '{ sub(/@.*/, "", $2); print "link", $2 }' | sort
+	for d in "$@"; do snap_dev "$d"; done
+}
+
+# restore SNAP DEV...: write back everything in SNAP that differs now
+do_restore() {
+	local snap=$1 cur dev key a b c rc=0 feats chans
+	shift
+	cur=$(do_save "$@")
+	# sysctls
+	while read -r key a b; do
+		[ "$key" = sysctl ] || continue
+		c=$(echo "$cur" | awk -v s="$a" '$1 == "sysctl" && $2 == s { print $3 }')
+		if [ "$b" != - ] && [ "$c" != "$b" ]; then
+			sysctl -qw "$a=$b" >/dev/null 2>&1 || rc=1
+		fi
+	done <<<"$snap"
+	for dev in "$@"; do
+		[ -e "/sys/class/net/$dev" ] || continue
+		# the device's section of both snapshots
+		local old new
+		old=$(echo "$snap" | awk -v d="$dev" '/^dev /{ on = ($2 == d) } on && /^  / { sub(/^  /, ""); print }')
+		new=$(echo "$cur" | awk -v d="$dev" '/^dev /{ on = ($2 == d) } on && /^  / { sub(/^  /, ""); print }')
+		# channels first (they may reset queue masks), then features in
+		# one ethtool -K call so that dependencies resolve together
+		chans=$(diff <(echo "$new" | grep '^channels ') <(echo "$old" | grep '^channels ') |
+			awk '/^> / && $4 != "n/a" { printf " %s %s", $3, $4 }')
+		if [ -n "$chans" ]; then
+			# shellcheck disable=SC2086
+			ethtool -L "$dev" $chans >/dev/null 2>&1 || rc=1
+			new=$(do_save "$dev" | sed -n 's/^  //p')
+		fi
+		feats=$(diff <(echo "$new" | grep '^feat ') <(echo "$old" | grep '^feat ') |
+			awk '/^> / { printf " %s %s", $3, $4 }')
+		if [ -n "$feats" ]; then
+			# shellcheck disable=SC2086
+			ethtool -K "$dev" $feats >/dev/null 2>&1 || rc=1
+		fi
+		while read -r key a b c; do
+			case "$key" in
+			queue)
+				if [ "$c" != - ] && ! echo "$new" | grep -qxF "queue $a $b $c"; then
+					echo "$c" >"/sys/class/net/$dev/queues/$a/$b" 2>/dev/null || rc=1
+				fi ;;
+			flowhash)
+				if ! echo "$new" | grep -qxF "flowhash $a $b"; then
+					ethtool -N "$dev" rx-flow-hash "$a" "$b" >/dev/null 2>&1 || rc=1
+				fi ;;
+			irq)
+				if [ "$b" != - ] && ! echo "$new" | grep -qxF "irq $a $b"; then
+					echo "$b" >"/proc/irq/$a/smp_affinity_list" 2>/dev/null || rc=1
+				fi ;;
+			esac
+		done <<<"$old"
+	done
+	return $rc
+}
+
+do_check() {
+	local dev=$1 f have
+	shift
+	if [ ! -e "/sys/class/net/$dev" ]; then
+		echo "device $dev: no such device"
+		return 1
+	fi
+	have=$(snap_features "$dev" | awk '{ print $2 }')
+	for f in "$@"; do
+		if ! echo "$have" | grep -qxF "$f"; then
+			echo "device $dev has no feature $f (see ethtool -k $dev)"
+			return 1
+		fi
+	done
+}
+
+# counters DEV: what an A/B run reads around each measurement: the Udp and
+# UdpLite lines of /proc/net/snmp (what nstat shows), the device's
+# statistics from sysfs and its ethtool -S counters
+do_counters() {
+	local f
+	awk '$1 == "Udp:" || $1 == "UdpLite:"' /proc/net/snmp
+	for f in rx_packets tx_packets rx_bytes tx_bytes rx_dropped tx_dropped rx_errors tx_errors; do
+		echo "sysfs $f $(cat "/sys/class/net/$1/statistics/$f" 2>/dev/null || echo 0)"
+	done
+	ethtool -S "$1" 2>/dev/null | awk -F': *' 'NR > 1 { sub(/^ +/, "", $1); print "ethtool", $1, $2 }'
+}
+
+case "${1:-}" in
+save) shift; do_save "$@" ;;
+restore) shift; do_restore "$@" ;;
+check) shift; do_check "$@" ;;
+features) shift; snap_features "$1" ;;
+counters) shift; do_counters "$1" ;;
+*) echo "usage: snapshot.sh save [DEV...] | restore SNAPSHOT [DEV...] | check DEV FEATURE... | features DEV" >&2
+   exit 1 ;;
+esac

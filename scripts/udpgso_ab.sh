@@ -1,0 +1,729 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# udpgso_ab.sh: the benchmark matrix across offload settings, with CPU cost
+# and counters around every run, written to results/<date>-<host>-<label>/,
+# leaving every setting it touched as it found it.
+#
+# Run `udpgso_ab.sh -h` for the options.  Topology: by default two network
+# namespaces of its own joined by a veth pair (nothing outside them is
+# touched).  With NETIF set, the kernel's drivers/net selftest conventions:
+# NETIF (the local device), LOCAL_V4, REMOTE_V4, REMOTE_TYPE=ssh|netns,
+# REMOTE_ARGS (ssh destination and options, or the namespace name); the
+# receiver then runs on the peer.
+# shellcheck shell=bash
+set -u
+. "$(dirname "$0")/lib.sh"
+AB_DIR=$(cd "$(dirname "$0")" && pwd)
+SNAP=$AB_DIR/snapshot.sh
+
+TX_MODES="sendto sendmmsg gso-cmsg gso-sockopt sendmmsg-gso zerocopy tcp"
+RX_MODES="plain recvmmsg gro"
+PRESETS="default uso gso tso csum ufo gro gro-list gro-fwd none"
+# user feature names -> the ethtool -k entries that carry their state
+FEATURES="tso gso gro tx-checksumming tx-udp-segmentation tx-udp-fragmentation rx-gro-list"
+FEATURES+=" rx-udp-gro-forwarding (or any name ethtool -k lists)"
+
+usage() {
+	cat <<EOF
+usage: $ug_prog [options]
+  --preset NAME      offload A/B preset: $PRESETS (default: default = uso)
+  --ab A B           a named A/B pair instead of a preset; A and B are settings
+                     SIDE:FEATURE=on|off[,...], SIDE tx (sending device) or rx
+                     (receiving device), FEATURE one of $FEATURES;
+                     "" keeps the device as found
+  --tx LIST          tx modes, comma-separated: ${TX_MODES// /,}
+                     (default: all)
+  --rx LIST          rx modes for UDP: ${RX_MODES// /,} (default: plain,gro)
+  -n, --reps N       repetitions per configuration, A and B interleaved (1..50, 3)
+  -l, --secs S       seconds per run (1..60, default 2)
+  --size BYTES       datagram size (64..1472, default 1472); GSO modes send
+                     --segs of them per call
+  --segs N           segments per GSO send / messages per sendmmsg (1..64, 44)
+  --channels N       ethtool -L rx N tx N on both devices
+  --flow-hash        ethtool -N rx-flow-hash udp4 sdfn on the receiving device
+  --irq-cpus LIST    IRQ affinity (smp_affinity_list) for NETIF's queue IRQs
+  --rps MASK         RPS mask on the receiving device's rx queues
+  --xps MASK         XPS mask on the sending device's tx queues
+  --tx-cpu N         pin tx to CPU N;  --rx-cpu N: pin rx to CPU N
+  --rmem BYTES       net.core.rmem_max/rmem_default (and rx --rcvbuf)
+  --wmem BYTES       net.core.wmem_max/wmem_default
+  --label NAME       results directory label (default: the preset name)
+  --out DIR          results root (default: results/ in the source tree)
+  --no-perf          no perf stat (CPU cost from /proc/stat only)
+  --no-plots         no plots
+  --dry-run          validate and print the matrix, change nothing
+EOF
+}
+
+# ---- options -------------------------------------------------------------------
+reps=3 secs=2 size=1472 segs=44 preset= a_spec= b_spec= have_ab=0
+tx_list=${TX_MODES// /,} rx_list=plain,gro
+channels= flowhash=0 irq_cpus= rps= xps= tx_cpu= rx_cpu= rmem= wmem=
+label= out_root=$UG_TOP/results use_perf=1 use_plots=1 dry=0
+idle_ms=100
+cmdline="$0"
+for a in "$@"; do cmdline+=" $(printf '%q' "$a")"; done
+
+need_arg() { [ "$2" -ge 2 ] || ug_die "$1: needs a value (see -h)"; }
+int_in() {	# NAME VALUE MIN MAX
+	case "$2" in '' | *[!0-9]*) ug_die "$1 '$2': not a number, allowed $3..$4" ;; esac
+	[ "${#2}" -le 9 ] && [ "$2" -ge "$3" ] && [ "$2" -le "$4" ] ||
+		ug_die "$1 $2: out of range, allowed $3..$4"
+}
+while [ $# -gt 0 ]; do
+	case "$1" in
+	-h | --help) usage; exit 0 ;;
+	--preset) need_arg "$1" $#; preset=$2; shift ;;
+	--ab) [ $# -ge 3 ] || ug_die "--ab: needs two settings A B (see -h)"
+	      a_spec=$2 b_spec=$3 have_ab=1; shift 2 ;;
+	--tx) need_arg "$1" $#; tx_list=$2; shift ;;
+	--rx) need_arg "$1" $#; rx_list=$2; shift ;;
+	-n | --reps) need_arg "$1" $#; int_in "$1" "$2" 1 50; reps=$2; shift ;;
+	-l | --secs) need_arg "$1" $#; int_in "$1" "$2" 1 60; secs=$2; shift ;;
+	--size) need_arg "$1" $#; int_in "$1" "$2" 64 1472; size=$2; shift ;;
+	--segs) need_arg "$1" $#; int_in "$1" "$2" 1 64; segs=$2; shift ;;
+	--channels) need_arg "$1" $#; int_in "$1" "$2" 1 1024; channels=$2; shift ;;
+	--flow-hash) flowhash=1 ;;
+	--irq-cpus) need_arg "$1" $#; irq_cpus=$2; shift
+		[[ "$irq_cpus" =~ ^[0-9]+(-[0-9]+)?(,[0-9]+(-[0-9]+)?)*$ ]] ||
+			ug_die "--irq-cpus '$irq_cpus': allowed a CPU list like 0-1,3" ;;
+	--rps | --xps) need_arg "$1" $#
+		[[ "$2" =~ ^[0-9a-fA-F,]+$ ]] || ug_die "$1 '$2': allowed a hex CPU mask like 3"
+		if [ "$1" = --rps ]; then rps=$2; else xps=$2; fi; shift ;;
+	--tx-cpu) need_arg "$1" $#; int_in "$1" "$2" 0 $(($(nproc) - 1)); tx_cpu=$2; shift ;;
+	--rx-cpu) need_arg "$1" $#; int_in "$1" "$2" 0 $(($(nproc) - 1)); rx_cpu=$2; shift ;;
+	--rmem) need_arg "$1" $#; int_in "$1" "$2" 4096 1073741824; rmem=$2; shift ;;
+	--wmem) need_arg "$1" $#; int_in "$1" "$2" 4096 1073741824; wmem=$2; shift ;;
+	--label) need_arg "$1" $#; label=$2; shift
+		[[ "$label" =~ ^[A-Za-z0-9._-]{1,40}$ ]] ||
+			ug_die "--label '$label': allowed 1..40 of A-Z a-z 0-9 . _ -" ;;
+	--out) need_arg "$1" $#; out_root=$2; shift ;;
+	--no-perf) use_perf=0 ;;
+	--no-plots) use_plots=0 ;;
+	--dry-run) dry=1 ;;
+	*) ug_die "unknown option '$1' (see -h)" ;;
+	esac
+	shift
+done
+gso_len=$((size * segs))
+[ "$gso_len" -le 65507 ] || ug_die "--size $size x --segs $segs = $gso_len: over 65507 bytes"
+
+# ---- the matrix -------------------------------------------------------------------
+in_list() { case " $2 " in *" $1 "*) return 0 ;; esac; return 1; }
+txm=() rxm=()
+IFS=, read -ra txm <<<"$tx_list"
+IFS=, read -ra rxm <<<"$rx_list"
+[ ${#txm[@]} -gt 0 ] || ug_die "--tx: empty, allowed ${TX_MODES// /,}"
+[ ${#rxm[@]} -gt 0 ] || ug_die "--rx: empty, allowed ${RX_MODES// /,}"
+for m in "${txm[@]}"; do
+	in_list "$m" "$TX_MODES" || ug_die "--tx: unknown mode '$m', allowed ${TX_MODES// /,}"
+done
+for m in "${rxm[@]}"; do
+	in_list "$m" "$RX_MODES" || ug_die "--rx: unknown mode '$m', allowed ${RX_MODES// /,}"
+done
+
+if [ "$have_ab" = 1 ] && [ -n "$preset" ]; then
+	ug_die "--preset and --ab: give one of them"
+fi
+if [ "$have_ab" = 0 ]; then
+	preset=${preset:-default}
+	case "$preset" in
+	default | uso) a_spec=tx:tx-udp-segmentation=on b_spec=tx:tx-udp-segmentation=off ;;
+	gso) a_spec=tx:gso=on b_spec=tx:gso=off ;;
+	tso) a_spec=tx:tso=on b_spec=tx:tso=off ;;
+	csum) a_spec=tx:tx-checksumming=on b_spec=tx:tx-checksumming=off ;;
+	ufo) a_spec=tx:tx-udp-fragmentation=on b_spec=tx:tx-udp-fragmentation=off ;;
+	gro) a_spec=rx:gro=on b_spec=rx:gro=off ;;
+	gro-list) a_spec=rx:gro=on,rx:rx-gro-list=on b_spec=rx:gro=on,rx:rx-gro-list=off ;;
+	gro-fwd) a_spec=rx:gro=on,rx:rx-udp-gro-forwarding=on
+		 b_spec=rx:gro=on,rx:rx-udp-gro-forwarding=off ;;
+	none) a_spec= b_spec= ;;
+	*) ug_die "--preset: unknown preset '$preset', allowed ${PRESETS// /, }" ;;
+	esac
+	label=${label:-$preset}
+fi
+label=${label:-ab}
+settings=(A)
+[ "$have_ab" = 1 ] || [ "$preset" != none ] && settings=(A B)
+
+# parse_spec SPEC: validate, print "side feature value" lines
+parse_spec() {
+	local item side rest feat val
+	[ -z "$1" ] && return 0
+	IFS=, read -ra items <<<"$1"
+	for item in "${items[@]}"; do
+		[[ "$item" =~ ^(tx|rx):([A-Za-z0-9_-]+)=(on|off)$ ]] ||
+			ug_die "setting '$item': allowed SIDE:FEATURE=on|off, SIDE tx or rx"
+		side=${BASH_REMATCH[1]} feat=${BASH_REMATCH[2]} val=${BASH_REMATCH[3]}
+		case "$feat" in
+		ufo) feat=tx-udp-fragmentation ;;
+		tx) feat=tx-checksumming ;;
+		generic-segmentation-offload) feat=gso ;;
+		generic-receive-offload) feat=gro ;;
+		tcp-segmentation-offload) feat=tso ;;
+		esac
+		echo "$side $feat $val"
+	done
+}
+spec_a=$(parse_spec "$a_spec") || exit 1
+spec_b=$(parse_spec "$b_spec") || exit 1
+# the entries of ethtool -k that carry a user-level feature
+feat_members() {
+	case "$1" in
+	tso) echo tx-tcp-segmentation ;;
+	tx-checksumming) echo tx-checksum-ipv4 tx-checksum-ip-generic tx-checksum-ipv6 ;;
+	sg | scatter-gather) echo tx-scatter-gather ;;
+	*) echo "$1" ;;
+	esac
+}
+feat_ethtool_name() {
+	case "$1" in
+	tx-checksumming) echo tx ;;
+	tx-udp-fragmentation) echo ufo ;;
+	*) echo "$1" ;;
+	esac
+}
+
+pairs=()
+for t in "${txm[@]}"; do
+	if [ "$t" = tcp ]; then
+		pairs+=("tcp tcp")
+	else
+		for r in "${rxm[@]}"; do pairs+=("$t $r"); done
+	fi
+done
+n_configs=$((${#pairs[@]} * ${#settings[@]}))
+n_runs=$((n_configs * reps))
+
+tx_args() {
+	case "$1" in
+	sendto) echo "-u -s $size" ;;
+	sendmmsg) echo "-m --batch $segs -s $size" ;;
+	gso-cmsg) echo "-s $gso_len -S $size" ;;
+	gso-sockopt) echo "-s $gso_len -S $size --gso-mode sockopt" ;;
+	sendmmsg-gso) echo "-m --batch 8 -s $gso_len -S $size" ;;
+	zerocopy) echo "-z -s $gso_len -S $size" ;;
+	tcp) echo "-t -s $gso_len" ;;
+	esac
+}
+rx_args() {
+	case "$1" in
+	plain) echo "--mode recv" ;;
+	recvmmsg) echo "--mode recvmmsg --batch 64" ;;
+	gro) echo "-G" ;;
+	tcp) echo "-t" ;;
+	esac
+}
+
+# ---- topology and validation (nothing is changed in this part) ------------------
+TX=$UDPGSO_BIN/udpgso_bench_tx
+RX=$UDPGSO_BIN/udpgso_bench_rx
+why=$(ug_need_root) || ug_die "$why"
+why=$(ug_need_cmd ip ss ethtool python3 sysctl tc) || ug_die "$why"
+[ -x "$TX" ] && [ -x "$RX" ] || ug_die "$TX or $RX missing: run make first"
+if [ "$use_perf" = 1 ] && ! command -v perf >/dev/null 2>&1; then
+	ug_die "perf not found: install linux-perf, or pass --no-perf"
+fi
+
+remote=0
+ssh_opts=() rargs=()
+if [ -n "${NETIF:-}" ]; then
+	remote=1
+	[ -e "/sys/class/net/$NETIF" ] || ug_die "NETIF=$NETIF: no such device here"
+	[ -n "${REMOTE_V4:-}" ] || ug_die "NETIF=$NETIF needs REMOTE_V4 (IPv4 only for now)"
+	[[ "$REMOTE_V4" =~ ^[0-9]+(\.[0-9]+){3}$ ]] || ug_die "REMOTE_V4 '$REMOTE_V4': not an IPv4 address"
+	rtype=${REMOTE_TYPE:-ssh}
+	[ -n "${REMOTE_ARGS:-}" ] || ug_die "NETIF=$NETIF needs REMOTE_ARGS (ssh destination or netns name)"
+	case "$rtype" in
+	ssh) read -ra rargs <<<"$REMOTE_ARGS" ;;
+	netns) ip netns list | awk '{ print $1 }' | grep -qxF "$REMOTE_ARGS" ||
+		ug_die "REMOTE_ARGS=$REMOTE_ARGS: no such network namespace" ;;
+	*) ug_die "REMOTE_TYPE=$rtype: allowed ssh, netns" ;;
+	esac
+	if [ -n "${LOCAL_V4:-}" ] &&
+	   ! ip -o -4 addr show dev "$NETIF" | grep -qF " $LOCAL_V4/"; then
+		ug_die "LOCAL_V4=$LOCAL_V4 is not an address of $NETIF"
+	fi
+	dst=$REMOTE_V4
+	ns_tx= ns_rx=
+else
+	[ -n "${REMOTE_TYPE:-}${REMOTE_ARGS:-}${REMOTE_V4:-}" ] &&
+		ug_die "REMOTE_* given without NETIF: set NETIF to the local device"
+	rtype=netns
+	ns_tx=$(ns_name tx) ns_rx=$(ns_name rx)
+	dst=10.248.0.2
+fi
+tmp=
+# L CMD...: on the sending side; R CMD...: on the receiving side
+L() { if [ -n "$ns_tx" ]; then ip netns exec "$ns_tx" "$@"; else "$@"; fi; }
+R() {
+	case "$rtype" in
+	netns) ip netns exec "${ns_rx:-$REMOTE_ARGS}" "$@" ;;
+	ssh) ssh "${ssh_opts[@]}" "${rargs[@]}" -- "$(printf '%q ' "$@")" ;;
+	esac
+}
+# RS VERB ARGS: snapshot.sh on the receiving side (piped to bash over ssh)
+RS() {
+	case "$rtype" in
+	netns) R bash "$SNAP" "$@" ;;
+	ssh) ssh "${ssh_opts[@]}" "${rargs[@]}" -- "bash -s -- $(printf '%q ' "$@")" <"$SNAP" ;;
+	esac
+}
+LS() { L bash "$SNAP" "$@"; }
+
+tmp=$(mktemp -d)
+# the ssh control master (if any) and the temporary directory
+rm_tmp() {
+	if [ "$rtype" = ssh ]; then
+		ssh "${ssh_opts[@]}" -O exit "${rargs[@]}" >/dev/null 2>&1
+	fi
+	rm -rf "$tmp"
+}
+trap rm_tmp EXIT
+if [ "$rtype" = ssh ]; then
+	ssh_opts=(-o BatchMode=yes -o ConnectTimeout=5 -o ServerAliveInterval=5
+		  -o ControlMaster=auto -o "ControlPath=$tmp/cm-%C" -o ControlPersist=300)
+	if ! R true </dev/null >/dev/null 2>&1; then
+		ug_die "remote '$REMOTE_ARGS' does not answer over ssh (BatchMode, 5 s timeout)"
+	fi
+fi
+
+# the devices and their feature lists
+if [ "$remote" = 1 ]; then
+	dev_tx=$NETIF
+	dev_rx=$(R ip -o -4 addr show </dev/null 2>/dev/null |
+		awk -v a="$REMOTE_V4" '{ split($4, p, "/"); if (p[1] == a) { print $2; exit } }')
+	[ -n "$dev_rx" ] || ug_die "REMOTE_V4=$REMOTE_V4: no device on the remote has this address"
+	feats_tx=$(LS features "$dev_tx")
+	feats_rx=$(RS features "$dev_rx" </dev/null)
+else
+	dev_tx=ugab0 dev_rx=ugab1
+	# a throwaway veth in a private namespace that dies with the process
+	feats_tx=$(unshare -n bash -c 'ip link add ugab0 type veth peer name ugab1 &&
+		bash "$1" features ugab0' _ "$SNAP") ||
+		ug_die "cannot create a veth pair in a network namespace"
+	feats_rx=$feats_tx
+fi
+
+notes=()
+# check every named feature on its device; [fixed] ones and absent UFO are
+# noted and left alone
+skip_feats=" "
+check_feats() {
+	local side feat val list m st fixed_all any dn
+	while read -r side feat val; do
+		[ -n "$side" ] || continue
+		if [ "$side" = tx ]; then
+			list=$feats_tx dn=$dev_tx
+		else
+			list=$feats_rx dn=$dev_rx
+		fi
+		fixed_all=1 any=0
+		for m in $(feat_members "$feat"); do
+			st=$(echo "$list" | awk -v f="$m" '$2 == f { print $1 }')
+			[ -n "$st" ] || continue
+			any=1
+			[ "$st" = feat ] && fixed_all=0
+		done
+		case "$skip_feats" in *" $side:$feat "*) continue ;; esac
+		if [ "$any" = 0 ]; then
+			if [ "$feat" = tx-udp-fragmentation ]; then
+				notes+=("$side:$feat: not offered by this kernel (UFO is gone since 4.14); left alone")
+				skip_feats+="$side:$feat "
+				continue
+			fi
+			ug_die "device $dn: no feature '$feat' (see ethtool -k $dn; allowed $FEATURES)"
+		fi
+		if [ "$fixed_all" = 1 ]; then
+			notes+=("$side:$feat: [fixed] on $dn; left alone, A and B do not differ in it")
+			skip_feats+="$side:$feat "
+		fi
+	done
+}
+check_feats <<<"$spec_a"
+check_feats <<<"$spec_b"
+
+# everything that will be touched on each side
+touched=$(printf '%s\n%s\n' "$spec_a" "$spec_b" | awk 'NF { print $1, $2 }' | sort -u)
+
+host=$(hostname -s 2>/dev/null || hostname)
+stamp=$(date -u +%Y%m%dT%H%M%SZ)
+resdir=$out_root/$stamp-$host-$label
+
+if [ "$dry" = 1 ]; then
+	echo "results: $resdir"
+	echo "topology: $([ "$remote" = 1 ] && echo "NETIF=$dev_tx -> $rtype:$REMOTE_ARGS $dev_rx" ||
+		echo "local veth pair $dev_tx -> $dev_rx in two namespaces")"
+	echo "settings: A='${a_spec}'$([ ${#settings[@]} = 2 ] && echo " B='${b_spec}'")"
+	echo "configurations: $n_configs ($((${#pairs[@]})) tx/rx pairs x ${#settings[@]} settings)," \
+		"$reps reps, $n_runs runs of ${secs}s"
+	for p in "${pairs[@]}"; do echo "  $p"; done
+	for n in "${notes[@]}"; do echo "note: $n"; done
+	exit 0
+fi
+
+# ---- from here on things change: snapshot first, restore on any exit -----------
+t_start=$EPOCHREALTIME
+trap - EXIT
+ug_trap_install
+defer rm_tmp
+mkdir -p "$resdir/raw" || ug_die "cannot create $resdir"
+echo "$cmdline" >"$resdir/command"
+# the environment a reader needs
+{
+	echo "date: $(date -u +%FT%TZ)"
+	echo "host: $host"
+	echo "kernel: $(uname -r) ($(uname -v))"
+	echo "cpu: $(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo) x $(nproc)"
+	echo "topology: $([ "$remote" = 1 ] && echo "NETIF=$dev_tx, $rtype peer $REMOTE_ARGS, $dev_rx" ||
+		echo "local veth pair $dev_tx ($ns_tx) -> $dev_rx ($ns_rx)")"
+	echo "tools: $TX $RX"
+	echo "perf: $(perf --version 2>/dev/null || echo none)"
+	echo "ethtool: $(ethtool --version 2>/dev/null)"
+	echo "USER_HZ: $(getconf CLK_TCK)"
+} >"$resdir/environment"
+
+# snapshot both sides before anything
+if [ "$remote" = 1 ]; then
+	LS save "$dev_tx" >"$resdir/snapshot.before.tx" || ug_die "snapshot of $dev_tx failed"
+	RS save "$dev_rx" </dev/null >"$resdir/snapshot.before.rx" ||
+		ug_die "snapshot of the remote $dev_rx failed"
+	# restore even if we die half way through a change
+	defer "LS restore \"\$(cat '$resdir/snapshot.before.tx')\" '$dev_tx'"
+	defer "RS restore \"\$(cat '$resdir/snapshot.before.rx')\" '$dev_rx' </dev/null"
+else
+	bash "$SNAP" save >"$resdir/snapshot.before.host"
+	ns_add tx || ug_die "cannot create namespace $ns_tx"
+	# processes left in our namespaces die before the namespaces go
+	defer "ip netns pids '$ns_tx' 2>/dev/null | xargs -r kill -9"
+	ns_add rx || ug_die "cannot create namespace $ns_rx"
+	defer "ip netns pids '$ns_rx' 2>/dev/null | xargs -r kill -9"
+	veth_pair tx "$dev_tx" rx "$dev_rx" || ug_die "cannot create the veth pair"
+	ip -n "$ns_tx" addr add 10.248.0.1/24 dev "$dev_tx"
+	ip -n "$ns_rx" addr add 10.248.0.2/24 dev "$dev_rx"
+	LS save "$dev_tx" >"$resdir/snapshot.before.tx"
+	RS save "$dev_rx" >"$resdir/snapshot.before.rx"
+fi
+# kill our background children (and, when killed, theirs) first
+kill_jobs() {
+	local p
+	for p in $(jobs -p); do
+		pkill -KILL -P "$p" 2>/dev/null
+		kill -KILL "$p" 2>/dev/null
+	done
+}
+defer kill_jobs
+{
+	echo "== ethtool -k $dev_tx (before)"; L ethtool -k "$dev_tx"
+	echo "== ethtool -l $dev_tx (before)"; L ethtool -l "$dev_tx"
+	echo "== ethtool -i $dev_tx"; L ethtool -i "$dev_tx"
+	echo "== ethtool -k $dev_rx (before)"; R ethtool -k "$dev_rx"
+	echo "== ethtool -l $dev_rx (before)"; R ethtool -l "$dev_rx"
+	echo "== ethtool -i $dev_rx"; R ethtool -i "$dev_rx"
+} >>"$resdir/environment" 2>&1 </dev/null
+
+# ---- fixed settings for the whole run ------------------------------------------------
+set_sysctls() {	# SIDE-RUNNER
+	local r=$1 s v
+	for s in rmem wmem; do
+		v=${!s}
+		[ -n "$v" ] || continue
+		if ! $r sysctl -qw "net.core.${s}_max=$v" "net.core.${s}_default=$v" \
+			</dev/null >/dev/null 2>&1; then
+			notes+=("net.core.${s}_{max,default}: not writable on the $([ "$r" = L ] &&
+				echo sending || echo receiving) side (read-only in a child netns on this kernel); left alone")
+		fi
+	done
+}
+set_sysctls L
+set_sysctls R
+if [ -n "$channels" ]; then
+	L ethtool -L "$dev_tx" rx "$channels" tx "$channels" </dev/null >/dev/null 2>&1 ||
+		notes+=("ethtool -L $dev_tx rx $channels tx $channels: refused by the device")
+	R ethtool -L "$dev_rx" rx "$channels" tx "$channels" </dev/null >/dev/null 2>&1 ||
+		notes+=("ethtool -L $dev_rx rx $channels tx $channels: refused by the device")
+fi
+if [ "$flowhash" = 1 ]; then
+	R ethtool -N "$dev_rx" rx-flow-hash udp4 sdfn </dev/null >/dev/null 2>&1 ||
+		notes+=("ethtool -N $dev_rx rx-flow-hash udp4 sdfn: not supported by the device")
+fi
+set_queue_masks() {	# RUNNER DEV KIND(rx|tx) FILE MASK
+	local q out
+	out=$($1 sh -c 'for f in /sys/class/net/$1/queues/$2-*/$3; do echo "$4" >"$f" || exit 1; done' \
+		_ "$2" "$3" "$4" "$5" </dev/null 2>&1) ||
+		notes+=("$4 $5 on $2: refused ($out)")
+}
+[ -n "$rps" ] && set_queue_masks R "$dev_rx" rx rps_cpus "$rps"
+[ -n "$xps" ] && set_queue_masks L "$dev_tx" tx xps_cpus "$xps"
+if [ -n "$irq_cpus" ]; then
+	irqs=$(LS save "$dev_tx" | awk '$1 == "irq" { print $2 }')
+	if [ -z "$irqs" ]; then
+		notes+=("--irq-cpus: $dev_tx has no IRQs of its own (a virtual device); left alone")
+	else
+		for q in $irqs; do
+			echo "$irq_cpus" >"/proc/irq/$q/smp_affinity_list" 2>/dev/null ||
+				notes+=("IRQ $q: smp_affinity_list $irq_cpus refused")
+		done
+	fi
+fi
+
+# apply_setting A|B: one ethtool -K per device for every feature either
+# setting names (a value from this setting, else the value found)
+apply_setting() {
+	local spec side feat val want args_tx="" args_rx="" m ft="" fr=""
+	if [ "$1" = A ]; then spec=$spec_a; else spec=$spec_b; fi
+	while read -r side feat; do
+		[ -n "$side" ] || continue
+		case "$skip_feats" in *" $side:$feat "*) continue ;; esac
+		want=$(echo "$spec" | awk -v s="$side" -v f="$feat" '$1 == s && $2 == f { print $3 }')
+		if [ -z "$want" ]; then
+			m=$(feat_members "$feat" | awk '{ print $1 }')
+			want=$(awk -v f="$m" '$2 == f { print $3 }' "$resdir/snapshot.before.$side")
+		fi
+		[ -n "$want" ] || continue
+		if [ "$side" = tx ]; then
+			args_tx+=" $(feat_ethtool_name "$feat") $want"
+		else
+			args_rx+=" $(feat_ethtool_name "$feat") $want"
+		fi
+	done <<<"$touched"
+	# shellcheck disable=SC2086
+	[ -z "$args_tx" ] || L ethtool -K "$dev_tx" $args_tx </dev/null >/dev/null 2>&1 || return 1
+	# shellcheck disable=SC2086
+	[ -z "$args_rx" ] || R ethtool -K "$dev_rx" $args_rx </dev/null >/dev/null 2>&1 || return 1
+	# what the devices report now, for the record
+	cur_feats=""
+	while read -r side feat; do
+		[ -n "$side" ] || continue
+		m=$(feat_members "$feat" | awk '{ print $1 }')
+		if [ "$side" = tx ]; then
+			[ -n "$ft" ] || ft=$(LS features "$dev_tx" </dev/null)
+			cur_feats+="$side:$feat=$(echo "$ft" | awk -v f="$m" '$2 == f { print $3 }') "
+		else
+			[ -n "$fr" ] || fr=$(RS features "$dev_rx" </dev/null)
+			cur_feats+="$side:$feat=$(echo "$fr" | awk -v f="$m" '$2 == f { print $3 }') "
+		fi
+	done <<<"$touched"
+}
+
+# ---- per-run helpers ---------------------------------------------------------------
+read_stat() {	# VAR: the aggregate cpu line of /proc/stat, no fork
+	local line
+	read -r line </proc/stat
+	printf -v "$1" '%s' "$line"
+}
+# wait_port PROTO(-u|-t) PORT PID: bound/listening on the receiving side
+wait_port() {
+	local i hex line proto=udp
+	[ "$1" = -t ] && proto=tcp
+	printf -v hex ':%04X ' "$2"
+	for ((i = 0; i < 250; i++)); do
+		if [ "$rtype" = ssh ]; then
+			R ss -Hln "$1" "sport = :$2" </dev/null 2>/dev/null | grep -q . && return 0
+		elif [ -r "/proc/$3/net/$proto" ]; then
+			# the receiver's own view of its namespace: no fork
+			while read -r line; do
+				case "$line" in *"$hex"*) return 0 ;; esac
+			done <"/proc/$3/net/$proto"
+		fi
+		kill -0 "$3" 2>/dev/null || return 1
+		sleep 0.02
+	done
+	return 1
+}
+kmod_dir=/sys/kernel/debug/udpgso_stats
+kmod=0
+[ -r "$kmod_dir/counters" ] && [ "$remote" = 0 ] && kmod=1
+[ "$kmod" = 1 ] || notes+=("kmod counters: $kmod_dir not present (module not loaded); not read")
+
+perf_events=cpu-clock,task-clock
+cost_unit="cpu_s"
+if [ "$use_perf" = 1 ]; then
+	if perf stat -x, -e cycles -- true 2>&1 >/dev/null | grep -q '^[0-9]'; then
+		perf_events=cycles,instructions,cpu-clock
+		cost_unit=cycles
+	else
+		notes+=("perf: no cycles event on this machine (<not supported>); perf stat -a records cpu-clock and task-clock, which count idle time system-wide, so the CPU cost is busy time from /proc/stat (all CPUs, user+nice+system+irq+softirq)")
+	fi
+else
+	notes+=("perf: not used (--no-perf); CPU cost is busy time from /proc/stat")
+fi
+
+port_base=$((20000 + ($$ % 200) * 100))
+run_one() {	# IDX CONFIG TXMODE RXMODE SETTING REP
+	local idx=$1 cfg=$2 txm=$3 rxm=$4 set=$5 rep=$6
+	local port=$((port_base + idx % 100)) proto=-u log rxpid txpid rc_tx rc_rx=0
+	local s0 s1 t0 t1 txa rxa c0t c0r ok=1 pin_tx="" pin_rx="" rcvbuf=""
+	log=$resdir/raw/$(printf '%03d' "$idx").log
+	[ "$txm" = tcp ] && proto=-t
+	txa=$(tx_args "$txm") rxa=$(rx_args "$rxm")
+	[ -n "$tx_cpu" ] && pin_tx="-C $tx_cpu"
+	[ -n "$rx_cpu" ] && pin_rx="--cpu $rx_cpu"
+	[ -n "$rmem" ] && [ "$proto" = -u ] && rcvbuf="--rcvbuf $rmem"
+	local rxcmd="$RXR -4 -p $port --json -C 5000 -R $idle_ms $rxa $pin_rx $rcvbuf"
+	local txcmd="$TX -4 -D $dst -p $port -l $secs --json $txa $pin_tx"
+	# counters before, on both sides at once, while rx starts
+	LS counters "$dev_tx" </dev/null >"$tmp/c0.tx" 2>/dev/null & c0t=$!
+	RS counters "$dev_rx" </dev/null >"$tmp/c0.rx" 2>/dev/null & c0r=$!
+	[ "$kmod" = 1 ] && { echo 1 >"$kmod_dir/reset"; } 2>/dev/null
+	# started directly (not through R) so that $! is the receiver itself
+	if [ "$rtype" = ssh ]; then
+		ssh "${ssh_opts[@]}" "${rargs[@]}" -- "timeout $((secs + 20)) $rxcmd" \
+			</dev/null >"$tmp/rx.json" 2>"$tmp/rx.err" &
+	else
+		# shellcheck disable=SC2086
+		ip netns exec "${ns_rx:-$REMOTE_ARGS}" timeout $((secs + 20)) $rxcmd \
+			</dev/null >"$tmp/rx.json" 2>"$tmp/rx.err" &
+	fi
+	rxpid=$!
+	wait "$c0t" "$c0r"
+	if ! wait_port "$proto" "$port" "$rxpid"; then
+		ok=0
+		echo "rx did not bind port $port" >>"$tmp/rx.err"
+	fi
+	read_stat s0
+	t0=$EPOCHREALTIME
+	if [ "$use_perf" = 1 ]; then
+		# shellcheck disable=SC2086
+		perf stat -a -x, -o "$tmp/perf" -e "$perf_events" -- \
+			$LTX $txcmd </dev/null >"$tmp/tx.json" 2>"$tmp/tx.err" &
+	else
+		# shellcheck disable=SC2086
+		$LTX $txcmd </dev/null >"$tmp/tx.json" 2>"$tmp/tx.err" &
+	fi
+	txpid=$!
+	wait "$txpid"
+	rc_tx=$?
+	t1=$EPOCHREALTIME
+	read_stat s1
+	LS counters "$dev_tx" </dev/null >"$tmp/c1.tx" 2>/dev/null & c0t=$!
+	if [ "$rc_tx" -ne 0 ] && [ "$ok" = 1 ]; then
+		kill -INT "$rxpid" 2>/dev/null
+	fi
+	wait "$rxpid"
+	rc_rx=$?
+	RS counters "$dev_rx" </dev/null >"$tmp/c1.rx" 2>/dev/null
+	wait "$c0t"
+	{
+		echo "# run $idx config $cfg tx $txm rx $rxm setting $set rep $rep"
+		echo "run idx=$idx config=$cfg tx_mode=$txm rx_mode=$rxm setting=$set rep=$rep" \
+			"port=$port size=$size segs=$segs proto=${proto#-} rc_tx=$rc_tx rc_rx=$rc_rx" \
+			"rx_bound=$ok t0=$t0 t1=$t1"
+		echo "features $cur_feats"
+		echo "stat0 $s0"
+		echo "stat1 $s1"
+		echo "cmd_tx $txcmd"
+		echo "cmd_rx $rxcmd"
+		echo "== tx.json"; cat "$tmp/tx.json"
+		echo "== rx.json"; cat "$tmp/rx.json"
+		echo "== tx.stderr"; cat "$tmp/tx.err"
+		echo "== rx.stderr"; cat "$tmp/rx.err"
+		if [ "$use_perf" = 1 ]; then echo "== perf"; grep -v '^#' "$tmp/perf" | grep .; fi
+		echo "== counters.before.tx"; cat "$tmp/c0.tx"
+		echo "== counters.after.tx"; cat "$tmp/c1.tx"
+		echo "== counters.before.rx"; cat "$tmp/c0.rx"
+		echo "== counters.after.rx"; cat "$tmp/c1.rx"
+		if [ "$kmod" = 1 ]; then echo "== kmod.after"; cat "$kmod_dir/counters"; fi
+	} >"$log" 2>/dev/null
+	[ "$rc_tx" -eq 0 ] && [ "$rc_rx" -eq 0 ]
+}
+
+# the receiving side's binary: ours here, a copy on an ssh peer
+RXR=$RX
+LTX=""
+[ -n "$ns_tx" ] && LTX="ip netns exec $ns_tx"
+if [ "$rtype" = ssh ]; then
+	rdir=$(R mktemp -d </dev/null) || ug_die "remote: mktemp failed"
+	defer "R rm -rf '$rdir' </dev/null"
+	R sh -c "cat > $rdir/udpgso_bench_rx && chmod +x $rdir/udpgso_bench_rx" <"$RX" ||
+		ug_die "remote: cannot copy udpgso_bench_rx"
+	RXR=$rdir/udpgso_bench_rx
+fi
+
+# ---- the matrix --------------------------------------------------------------------
+fmt_t() { printf '%d:%02d' $(($1 / 60)) $(($1 % 60)); }
+now_s() { local t=$EPOCHREALTIME; echo "${t%.*}"; }
+run_i=0 failed=0 cur_set=""
+t_mat=$(now_s)
+for ((rep = 1; rep <= reps; rep++)); do
+	for pi in "${!pairs[@]}"; do
+		read -r txmode rxmode <<<"${pairs[$pi]}"
+		order=("${settings[@]}")
+		# alternate A B / B A between reps so a drift hits both
+		if [ ${#settings[@]} = 2 ] && [ $(((rep + pi) % 2)) = 0 ]; then order=(B A); fi
+		for set in "${order[@]}"; do
+			run_i=$((run_i + 1))
+			if [ "$set" != "$cur_set" ]; then
+				apply_setting "$set" || { ug_err "ethtool -K for setting $set failed"; exit 1; }
+				cur_set=$set
+			fi
+			si=0; [ "$set" = B ] && si=1
+			cfg=$((pi * ${#settings[@]} + si + 1))
+			el=$(($(now_s) - t_mat))
+			left=0
+			[ "$run_i" -gt 1 ] && left=$((el * (n_runs - run_i + 1) / (run_i - 1)))
+			printf '%s: config %d/%d run %d/%d  %-12s -> %-8s %s rep %d/%d  elapsed %s  left ~%s\n' \
+				"$ug_prog" "$cfg" "$n_configs" "$run_i" "$n_runs" "$txmode" "$rxmode" \
+				"$set" "$rep" "$reps" "$(fmt_t "$el")" "$(fmt_t "$left")" >&2
+			run_one "$run_i" "$cfg" "$txmode" "$rxmode" "$set" "$rep" || failed=$((failed + 1))
+		done
+	done
+done
+
+# ---- restore, then write the results ---------------------------------------------
+if [ "$remote" = 1 ]; then
+	LS save "$dev_tx" >"$resdir/snapshot.during.tx"
+fi
+run_deferred
+trap - EXIT INT TERM HUP
+# a fresh temporary directory (and ssh master) for the snapshots after
+tmp=$(mktemp -d)
+trap rm_tmp EXIT
+if [ "$remote" = 1 ]; then
+	LS save "$dev_tx" >"$resdir/snapshot.after.tx"
+	RS save "$dev_rx" </dev/null >"$resdir/snapshot.after.rx"
+	rm -f "$resdir/snapshot.during.tx"
+	for s in tx rx; do
+		if ! cmp -s "$resdir/snapshot.before.$s" "$resdir/snapshot.after.$s"; then
+			notes+=("restore: the $s side differs from its snapshot (see snapshot.*.$s)")
+		fi
+	done
+else
+	bash "$SNAP" save >"$resdir/snapshot.after.host"
+fi
+rm_tmp
+
+{
+	echo "label=$label"
+	echo "preset=${preset:-}"
+	echo "spec_A=$a_spec"
+	echo "spec_B=$b_spec"
+	echo "settings=${settings[*]}"
+	echo "reps=$reps"
+	echo "secs=$secs"
+	echo "size=$size"
+	echo "segs=$segs"
+	echo "topology=$([ "$remote" = 1 ] && echo "remote-$rtype" || echo local-veth)"
+	echo "dev_tx=$dev_tx"
+	echo "dev_rx=$dev_rx"
+	echo "cost_unit=$cost_unit"
+	echo "perf_events=$([ "$use_perf" = 1 ] && echo "$perf_events")"
+	echo "user_hz=$(getconf CLK_TCK)"
+	echo "ncpus=$(nproc)"
+	echo "kernel=$(uname -r)"
+	echo "cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)"
+	echo "host=$host"
+	echo "t_start=$t_start"
+	echo "plots=$use_plots"
+	for n in "${notes[@]}"; do echo "note=$n"; done
+} >"$resdir/run.conf"
+
+py=python3
+if [ "$use_plots" = 1 ] && ! python3 -c 'import matplotlib' 2>/dev/null &&
+   /usr/bin/python3 -c 'import matplotlib' 2>/dev/null; then
+	py=/usr/bin/python3
+fi
+"$py" "$AB_DIR/ab_report.py" "$resdir" || ug_die "writing the results failed"
+echo "$ug_prog: results in $resdir" >&2
+[ "$failed" -eq 0 ] || { ug_err "$failed of $n_runs runs failed (see raw/)"; exit 1; }
+exit 0

@@ -1,0 +1,360 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# scripts_test.sh: tests of scripts/udpgso_ab.sh (the A/B runs) and its
+# snapshot/restore, all inside network namespaces this test creates:
+#   - bad input: one line, exit 1, nothing created or changed;
+#   - a short matrix on the local veth pair: results.json checked field by
+#     field (numbers nonzero, bytes = datagrams x size), csv, summary, raw logs;
+#   - the remote path: NETIF mode against a real sshd started in a
+#     namespace of our own (throwaway host and user keys in a temp dir);
+#   - restore under kill: runs killed at random points (the script with
+#     SIGTERM/SIGINT, or one of its children), then the snapshot after must
+#     equal the snapshot before.  AB_KILL_REPS sets how many (default 20).
+#
+#   ./scripts_test.sh
+set -u
+. "$(dirname "$0")/scripts/lib.sh"
+
+AB=$UG_TOP/scripts/udpgso_ab.sh
+SNAP=$UG_TOP/scripts/snapshot.sh
+KILL_REPS=${AB_KILL_REPS:-20}
+case "$KILL_REPS" in '' | *[!0-9]*) ug_die "AB_KILL_REPS '$KILL_REPS': allowed 0..1000" ;; esac
+
+ktap_header
+if ! why=$(ug_need_root) || ! why=$(ug_need_cmd ip ss ethtool python3 perf tc setsid); then
+	ktap_skip "scripts_test" "$why"
+	ktap_finish
+fi
+for t in udpgso_bench_tx udpgso_bench_rx; do
+	if [ ! -x "$UDPGSO_BIN/$t" ]; then
+		ktap_fail "scripts_test: $UDPGSO_BIN/$t" "not built (run make)"
+		ktap_finish
+	fi
+done
+export UDPGSO_BIN
+
+ug_trap_install
+tmp=$(mktemp -d)
+defer "rm -rf '$tmp'"
+out=$tmp/results
+
+# ---- our own "host" and peer: namespaces h and p joined by a veth -----------
+ns_add h && ns_add p || { ktap_skip "scripts_test" "cannot create network namespaces"; ktap_finish; }
+NH=$(ns_name h) NP=$(ns_name p)
+defer "ip netns pids '$NH' 2>/dev/null | xargs -r kill -9; ip netns pids '$NP' 2>/dev/null | xargs -r kill -9"
+veth_pair h ugh0 p ugp0
+ip -n "$NH" addr add 10.249.0.1/24 dev ugh0
+ip -n "$NP" addr add 10.249.0.2/24 dev ugp0
+# the state a run in NETIF mode may touch, on both ends
+snap_hp() {
+	ip netns exec "$NH" bash "$SNAP" save ugh0 | grep -v '^netns '
+	echo "-- peer"
+	ip netns exec "$NP" bash "$SNAP" save ugp0 | grep -v '^netns '
+}
+base=$(snap_hp)
+
+# ---- bad input -------------------------------------------------------------------
+# bad NAME ENV... -- ARGS...: exit 1, one line on stderr, no results, no
+# namespace of that run, the h/p state unchanged
+bad() {
+	local name=$1 rc lines envs=()
+	shift
+	while [ "$1" != -- ]; do envs+=("$1"); shift; done
+	shift
+	rm -rf "$out"
+	env "${envs[@]}" ip netns exec "$NH" "$AB" --out "$out" "$@" \
+		>"$tmp/bad.out" 2>"$tmp/bad.err" &
+	local pid=$!
+	wait "$pid"
+	rc=$?
+	lines=$(wc -l <"$tmp/bad.err")
+	if [ "$rc" -ne 1 ] || [ "$lines" -ne 1 ]; then
+		ktap_fail "bad input: $name" "exit $rc, $lines stderr lines"
+		sed 's/^/# /' "$tmp/bad.err"
+	elif [ -e "$out" ] || ip netns list | grep -q "^ug$pid-"; then
+		ktap_fail "bad input: $name" "created something"
+	elif [ "$(snap_hp)" != "$base" ]; then
+		ktap_fail "bad input: $name" "changed a setting"
+	else
+		ktap_ok "bad input: $name: $(cat "$tmp/bad.err")"
+	fi
+}
+bad "unknown preset" -- --preset nosuch
+bad "unknown tx mode" -- --tx sendto,nosuch
+bad "reps out of range" -- -n 0
+bad "bad setting syntax" -- --ab tx:gso=maybe tx:gso=off
+bad "flag the device lacks (local pair)" -- --ab tx:no-such-flag=on tx:no-such-flag=off
+bad "unknown device" NETIF=nosuch0 REMOTE_V4=10.249.0.2 REMOTE_TYPE=netns REMOTE_ARGS="$NP" --
+bad "flag the device lacks (NETIF)" NETIF=ugh0 REMOTE_V4=10.249.0.2 REMOTE_TYPE=netns \
+	REMOTE_ARGS="$NP" -- --ab rx:no-such-flag=on rx:no-such-flag=off
+bad "unknown remote type" NETIF=ugh0 REMOTE_V4=10.249.0.2 REMOTE_TYPE=telnet REMOTE_ARGS=x --
+bad "remote that does not answer" NETIF=ugh0 REMOTE_V4=10.249.0.2 REMOTE_TYPE=ssh \
+	REMOTE_ARGS="-F /dev/null -p 1 -o ConnectTimeout=2 root@10.249.0.2" --
+bad "no remote address" NETIF=ugh0 REMOTE_TYPE=netns REMOTE_ARGS="$NP" --
+
+# ---- results.json of a short matrix ---------------------------------------------
+# check_results DIR RUNS CONFIGS AB: every field, nonzero numbers,
+# bytes = datagrams x size; prints "# ..." lines and returns 1 on a problem
+check_results() {
+	python3 - "$@" <<'PY'
+import csv, json, os, re, sys
+d, nruns, ncfg, nab = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+bad = []
+def need(obj, keys, where):
+    for k in keys:
+        if k not in obj:
+            bad.append("%s: no field %s" % (where, k))
+try:
+    r = json.load(open(os.path.join(d, "results.json")))
+except (OSError, ValueError) as e:
+    print("# results.json: %s" % e); sys.exit(1)
+need(r, ["schema", "tool", "label", "command", "host", "kernel", "cpu", "ncpus", "topology",
+         "dev_tx", "dev_rx", "settings", "reps", "secs", "size", "segs", "cost_unit",
+         "cost_label", "units", "notes", "timing", "plots", "configs", "ab", "runs"], "top")
+need(r.get("timing", {}), ["wall_s", "measured_s", "overhead_s", "overhead_fraction"], "timing")
+runs = r.get("runs", [])
+if len(runs) != nruns:
+    bad.append("%d runs, expected %d" % (len(runs), nruns))
+for x in runs:
+    w = "run %s" % x.get("index")
+    if x.get("status") != "ok":
+        bad.append("%s: status %s: %s" % (w, x.get("status"), x.get("error")))
+        continue
+    need(x, ["config", "tx_mode", "rx_mode", "setting", "rep", "proto", "size", "duration_s",
+             "tx_bytes", "tx_datagrams", "tx_calls", "tx_MBps", "rx_bytes", "rx_datagrams",
+             "rx_reads", "rx_MBps", "rx_Mpps", "cpu_busy_s", "cpu_softirq_s", "cpu_proc_s",
+             "cost", "cost_per_GiB", "cost_per_Mdgram", "perf", "counters", "contradictions",
+             "lost", "loss_pct", "raw_log", "cmd_tx", "cmd_rx", "features"], w)
+    for k in ["duration_s", "tx_bytes", "tx_datagrams", "tx_calls", "tx_MBps", "rx_bytes",
+              "rx_datagrams", "rx_reads", "rx_MBps", "cpu_busy_s", "cost", "cost_per_GiB"]:
+        if not x.get(k) or x[k] <= 0:
+            bad.append("%s: %s = %r, expected > 0" % (w, k, x.get(k)))
+    if x.get("proto") == "udp":
+        for who in ("tx", "rx"):
+            if x["%s_bytes" % who] != x["%s_datagrams" % who] * x["size"]:
+                bad.append("%s: %s bytes %d != datagrams %d x size %d" % (
+                    w, who, x["%s_bytes" % who], x["%s_datagrams" % who], x["size"]))
+        if x["rx_datagrams"] > x["tx_datagrams"]:
+            bad.append("%s: rx datagrams > tx datagrams" % w)
+        if not x.get("cost_per_Mdgram") or x["cost_per_Mdgram"] <= 0:
+            bad.append("%s: cost_per_Mdgram %r" % (w, x.get("cost_per_Mdgram")))
+        nst = x["counters"]["nstat_rx"]
+        if nst.get("UdpInDatagrams", 0) <= 0:
+            bad.append("%s: UdpInDatagrams delta %r" % (w, nst.get("UdpInDatagrams")))
+    elif x["tx_bytes"] != x["rx_bytes"]:
+        bad.append("%s: TCP bytes tx %d rx %d" % (w, x["tx_bytes"], x["rx_bytes"]))
+    if not os.path.exists(os.path.join(d, x["raw_log"])):
+        bad.append("%s: raw log %s missing" % (w, x["raw_log"]))
+    # the run's own numbers must be the ones in its raw log
+    raw = open(os.path.join(d, x["raw_log"])).read()
+    for k in ("tx_bytes", "rx_bytes"):
+        if not re.search(r'"bytes":\s*%d\b' % x[k], raw):
+            bad.append("%s: %s %d not in its raw log" % (w, k, x[k]))
+    if x.get("contradictions"):
+        bad.append("%s: contradictions: %s" % (w, x["contradictions"]))
+cfgs = r.get("configs", [])
+if len(cfgs) != ncfg:
+    bad.append("%d configs, expected %d" % (len(cfgs), ncfg))
+for c in cfgs:
+    for k in ("rx_MBps", "cost_per_GiB"):
+        s = c.get(k)
+        if not s or not (0 < s["min"] <= s["median"] <= s["max"]):
+            bad.append("config %s/%s/%s: %s spread %r" % (c.get("tx_mode"), c.get("rx_mode"),
+                                                          c.get("setting"), k, s))
+if len(r.get("ab", [])) != nab:
+    bad.append("%d A/B entries, expected %d" % (len(r.get("ab", [])), nab))
+for a in r.get("ab", []):
+    s = a.get("rx_MBps_ratio")
+    if not s or not (0 < s["min"] <= s["median"] <= s["max"]):
+        bad.append("A/B %s/%s: ratio %r" % (a.get("tx_mode"), a.get("rx_mode"), s))
+t = r.get("timing", {})
+if not (0 < t.get("measured_s", 0) < t.get("wall_s", 0)):
+    bad.append("timing: %r" % t)
+rows = list(csv.reader(open(os.path.join(d, "results.csv"))))
+if len(rows) != nruns + 1:
+    bad.append("results.csv: %d rows, expected %d + header" % (len(rows), nruns))
+for f in ("command", "environment", "summary.md", "snapshot.before.tx", "snapshot.before.rx"):
+    if not os.path.getsize(os.path.join(d, f)):
+        bad.append("%s missing or empty" % f)
+env = open(os.path.join(d, "environment")).read()
+for want in ("kernel:", "cpu:", "ethtool -k", "ethtool -l", "ethtool -i"):
+    if want not in env:
+        bad.append("environment: no '%s'" % want)
+for p in r.get("plots", []):
+    if not os.path.getsize(os.path.join(d, p)):
+        bad.append("plot %s empty" % p)
+for b in bad[:20]:
+    print("# " + b)
+sys.exit(1 if bad else 0)
+PY
+}
+
+rm -rf "$out"
+t0=$SECONDS
+setsid "$AB" --out "$out" --label test --tx sendto,gso-cmsg,tcp --rx gro -n 2 -l 1 \
+	>"$tmp/short.out" 2>"$tmp/short.err" &
+pid=$!
+wait "$pid"
+rc=$?
+dir=$(ls -d "$out"/*-test 2>/dev/null | head -n1)
+if [ "$rc" -ne 0 ] || [ -z "$dir" ]; then
+	ktap_fail "short matrix on the local pair" "exit $rc"
+	tail -n5 "$tmp/short.err" | sed 's/^/# /'
+else
+	ktap_info "short matrix: $((SECONDS - t0)) s"
+	if check_results "$dir" 12 6 3; then
+		ktap_ok "short matrix: results.json fields, nonzero, bytes = datagrams x size"
+	else
+		ktap_fail "short matrix: results.json fields, nonzero, bytes = datagrams x size"
+	fi
+	if grep -q '^|' "$dir/summary.md" && grep -q 'A/B' "$dir/summary.md"; then
+		ktap_ok "short matrix: summary.md has the table and the A/B ratios"
+	else
+		ktap_fail "short matrix: summary.md has the table and the A/B ratios"
+	fi
+	if grep -q 'config 12/\|run 12/12' "$tmp/short.err" && grep -q 'left ~' "$tmp/short.err"; then
+		ktap_ok "short matrix: progress line with i/n and time left"
+	else
+		ktap_fail "short matrix: progress line with i/n and time left"
+	fi
+	left=$(ip netns list | grep -c "^ug$pid-")
+	if [ "$left" -eq 0 ] && ! pgrep -s "$pid" >/dev/null; then
+		ktap_ok "short matrix: its namespaces and processes are gone"
+	else
+		ktap_fail "short matrix: its namespaces and processes are gone" "$left namespaces left"
+	fi
+fi
+
+# ---- the remote path over a real sshd in namespace p --------------------------------
+remote_ssh() {
+	local k=$tmp/ssh rc dir
+	mkdir -p "$k"
+	ssh-keygen -q -t ed25519 -N '' -f "$k/host" </dev/null || return 1
+	ssh-keygen -q -t ed25519 -N '' -f "$k/id" </dev/null || return 1
+	cp "$k/id.pub" "$k/authorized_keys"
+	cat >"$k/sshd_config" <<EOF
+ListenAddress 10.249.0.2
+Port 2222
+HostKey $k/host
+PidFile $k/sshd.pid
+AuthorizedKeysFile $k/authorized_keys
+PermitRootLogin prohibit-password
+PasswordAuthentication no
+KbdInteractiveAuthentication no
+UsePAM no
+StrictModes no
+LogLevel ERROR
+EOF
+	# sshd wants /run/sshd: give it a private /run in its own mount namespace
+	ip netns exec "$NP" unshare -m --propagation private sh -c \
+		'mount -t tmpfs ugssh /run && mkdir -m 0755 /run/sshd &&
+		 exec /usr/sbin/sshd -D -e -f "$1"' _ "$k/sshd_config" 2>"$k/sshd.log" &
+	defer "kill $! 2>/dev/null"
+	local i
+	for ((i = 0; i < 100; i++)); do
+		ip netns exec "$NP" ss -Hltn "sport = :2222" | grep -q . && break
+		sleep 0.05
+	done
+	RARGS="-F /dev/null -p 2222 -i $k/id -o IdentitiesOnly=yes -o UserKnownHostsFile=$k/known_hosts"
+	RARGS+=" -o GlobalKnownHostsFile=/dev/null -o StrictHostKeyChecking=no root@10.249.0.2"
+	rm -rf "$out"
+	ip netns exec "$NH" env NETIF=ugh0 LOCAL_V4=10.249.0.1 REMOTE_V4=10.249.0.2 \
+		REMOTE_TYPE=ssh REMOTE_ARGS="$RARGS" \
+		"$AB" --out "$out" --label ssh --preset gro --tx gso-cmsg,tcp --rx plain -n 1 -l 1 \
+		--rps 3 --channels 2 >"$tmp/ssh.out" 2>"$tmp/ssh.err"
+	rc=$?
+	dir=$(ls -d "$out"/*-ssh 2>/dev/null | head -n1)
+	if [ "$rc" -ne 0 ] || [ -z "$dir" ]; then
+		echo "# exit $rc"
+		tail -n5 "$tmp/ssh.err" | sed 's/^/# /'
+		sed 's/^/# sshd: /' "$k/sshd.log" | tail -n3
+		return 1
+	fi
+	check_results "$dir" 4 4 2 || return 1
+	grep -q '"topology": "remote-ssh"' "$dir/results.json" || { echo "# not remote-ssh"; return 1; }
+	if [ "$(snap_hp)" != "$base" ]; then
+		echo "# the remote run left a setting changed:"
+		diff <(echo "$base") <(snap_hp) | head -n 10 | sed 's/^/# /'
+		return 1
+	fi
+}
+if remote_ssh; then
+	ktap_ok "remote over ssh (sshd in a namespace): results and restore"
+else
+	ktap_fail "remote over ssh (sshd in a namespace): results and restore"
+fi
+
+# ---- restore under kill ----------------------------------------------------------------
+# one_kill I: start a run in its own process group, kill it (or a child) at a
+# random point, then compare; local-pair runs check their namespaces and
+# processes are gone, NETIF runs check every setting of both ends.
+kill_fail=0 kill_log=
+one_kill() {
+	local i=$1 pid how delay victim kids rc mode args after
+	args=(--out "$out" --label kill -n 1 -l 1 --no-plots)
+	case $((i % 4)) in
+	0) mode=local; args+=(--tx sendto,gso-cmsg --rx gro) ;;
+	1) mode=netif; args+=(--preset csum --tx gso-cmsg,sendto --rx plain --channels 2 --xps 1 --rps 2) ;;
+	2) mode=netif; args+=(--preset gro-list --tx gso-cmsg,sendto --rx plain --flow-hash --rps 3) ;;
+	3) mode=netif; args+=(--ab tx:tso=off,rx:gro=on tx:gso=off,rx:rx-udp-gro-forwarding=on
+			      --tx tcp,gso-cmsg --rx plain) ;;
+	esac
+	rm -rf "$out"
+	if [ "$mode" = local ]; then
+		setsid env --default-signal=INT "$AB" "${args[@]}" >/dev/null 2>"$tmp/kill.err" &
+	else
+		setsid ip netns exec "$NH" env --default-signal=INT NETIF=ugh0 REMOTE_V4=10.249.0.2 \
+			REMOTE_TYPE=netns REMOTE_ARGS="$NP" "$AB" "${args[@]}" \
+			>/dev/null 2>"$tmp/kill.err" &
+	fi
+	pid=$!
+	delay=$((RANDOM % 35 + 2))
+	sleep "$((delay / 10)).$((delay % 10))"
+	case $((RANDOM % 4)) in
+	0) how="SIGTERM to the script"; kill -TERM "$pid" 2>/dev/null ;;
+	1) how="SIGINT to the script"; kill -INT "$pid" 2>/dev/null ;;
+	*) kids=$(pgrep -s "$pid" | grep -vx "$pid")
+	   victim=$(echo "$kids" | shuf -n1 2>/dev/null)
+	   if [ -n "$victim" ]; then
+		   how="SIGKILL to child $(cat "/proc/$victim/comm" 2>/dev/null)"
+		   kill -KILL "$victim" 2>/dev/null
+	   else
+		   how="SIGTERM to the script (no child)"; kill -TERM "$pid" 2>/dev/null
+	   fi ;;
+	esac
+	# the script may go on after a child died: give it time, then stop it
+	for ((w = 0; w < 150; w++)); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+	if kill -0 "$pid" 2>/dev/null; then kill -TERM "$pid"; fi
+	wait "$pid"
+	rc=$?
+	sleep 0.2
+	after=$(snap_hp)
+	local why=""
+	if [ "$after" != "$base" ]; then
+		why="settings differ: $(diff <(echo "$base") <(echo "$after") | grep '^[<>]' | head -n 4 | tr '\n' ' ')"
+	elif ip netns list | grep -q "^ug$pid-"; then
+		why="namespaces left: $(ip netns list | grep "^ug$pid-" | tr '\n' ' ')"
+	elif pgrep -s "$pid" >/dev/null; then
+		why="processes left: $(pgrep -s "$pid" -a | tr '\n' ' ')"
+	fi
+	kill_log+="$mode/$how/${delay}00ms/rc=$rc "
+	if [ -n "$why" ]; then
+		kill_fail=$((kill_fail + 1))
+		echo "# kill $i ($mode, $how after ${delay}00 ms, exit $rc): $why"
+		# put things back for the next round
+		ip netns exec "$NH" bash "$SNAP" restore "$(echo "$base" | sed '/^-- peer/,$d')" ugh0
+		ip netns exec "$NP" bash "$SNAP" restore "$(echo "$base" | sed '1,/^-- peer/d')" ugp0
+	fi
+}
+t0=$SECONDS
+for ((i = 0; i < KILL_REPS; i++)); do one_kill "$i"; done
+ktap_info "kills: $kill_log"
+ktap_info "$KILL_REPS kills in $((SECONDS - t0)) s"
+if [ "$KILL_REPS" -eq 0 ]; then
+	ktap_skip "restore under kill" "AB_KILL_REPS=0"
+elif [ "$kill_fail" -eq 0 ]; then
+	ktap_ok "restore under kill: $KILL_REPS random kills, snapshot after == before"
+else
+	ktap_fail "restore under kill" "$kill_fail of $KILL_REPS left something behind"
+fi
+ktap_finish
