@@ -1,0 +1,454 @@
+# SPDX-License-Identifier: GPL-2.0
+# udpgso-lab: what udpgro.sh and udpgro_fwd.sh share.  Source it after
+# scripts/lib.sh.  Builds veth topologies in namespaces of our own, switches
+# offloads with ethtool, counts packets with nftables (or iptables) and the
+# veth counters, runs udpgso_bench_rx/tx and checks their JSON summaries
+# together with those counts (lib.sh ug_jcheck).
+#
+# A case:   gro_case_begin NAME
+#           ...topology, offloads, gro_watch, gro_rx...  (|| return: each
+#           helper already recorded why it failed or what is missing)
+#           gro_send KEY NS TX-ARGS...
+#           gro_case_end CHECK...
+# CHECK expressions see rx/tx summaries under their KEYs and the counter
+# deltas under obs (obs.wire, obs.input ...).
+#
+# shellcheck shell=bash
+
+GRO_TX=$UDPGSO_BIN/udpgso_bench_tx
+GRO_RX=$UDPGSO_BIN/udpgso_bench_rx
+GRO_TOOL_TIMEOUT=${GRO_TOOL_TIMEOUT:-20}
+
+# ---- what this machine has ----------------------------------------------------
+# gro_requirements: "" when the tests can run, else the reason to skip all
+gro_requirements() {
+	local why
+	why=$(ug_need_root) || { echo "$why"; return; }
+	why=$(ug_need_cmd ip ss python3 timeout) || { echo "$why"; return; }
+	if ! ip netns add "ug$$-probe" 2>/dev/null; then
+		echo "cannot create a network namespace"
+		return
+	fi
+	ip netns del "ug$$-probe"
+}
+
+# the packet counter backend: nft, iptables or "" (none works here)
+gro_counter_backend() {
+	local ns="ug$$-cprobe" b=""
+	ip netns add "$ns" 2>/dev/null || return
+	if command -v nft >/dev/null 2>&1 &&
+	   ip netns exec "$ns" nft add table inet ugprobe 2>/dev/null; then
+		b=nft
+	elif command -v iptables >/dev/null 2>&1 && command -v ip6tables >/dev/null 2>&1 &&
+	     ip netns exec "$ns" iptables -t filter -L INPUT -n >/dev/null 2>&1 &&
+	     ip netns exec "$ns" ip6tables -t filter -L INPUT -n >/dev/null 2>&1; then
+		b=iptables
+	fi
+	ip netns del "$ns"
+	echo "$b"
+}
+
+# ---- addresses ------------------------------------------------------------------
+# gro_family 4|6: sets FAM (-4/-6, the sender's flag), RXF (the receiver's:
+# -4 or nothing, as upstream's rx has no -6), V (ipv4/ipv6), the address plan
+#   two-namespace topology:  tx A_TX  <-veth->  rx A_RX (+ A_RX2, A_RX3)
+#   routed topology:          tx R_TX  <->  R_RT1 router R_RT2  <->  R_RX rx
+#   vxlan overlay (on the two-namespace underlay):  O_TX  <->  O_RX (+ O_RX2)
+gro_family() {
+	if [ "$1" = 4 ]; then
+		FAM=-4 RXF=(-4) V=ipv4 PLEN=24 OLEN=24
+		A_TX=192.168.1.2 A_RX=192.168.1.1 A_RX2=192.168.1.3 A_RX3=192.168.1.4
+		R_TX=192.168.1.2 R_RT1=192.168.1.1 R_RT2=192.168.2.1 R_RX=192.168.2.2
+		R_NAT=192.168.2.100
+		O_TX=172.16.1.2 O_RX=172.16.1.1 O_RX2=172.16.1.100
+		# the UDP payload of a full 1500-byte frame
+		MSS=1472
+	else
+		FAM=-6 RXF=() V=ipv6 PLEN=64 OLEN=64
+		A_TX=2001:db8::2 A_RX=2001:db8::1 A_RX2=2001:db8::3 A_RX3=2001:db8::4
+		R_TX=2001:db8:1::2 R_RT1=2001:db8:1::1 R_RT2=2001:db8:2::1 R_RX=2001:db8:2::2
+		R_NAT=2001:db8:2::100
+		O_TX=2001:db8:10::2 O_RX=2001:db8:10::1 O_RX2=2001:db8:10::100
+		MSS=1452
+	fi
+}
+
+# ---- cases --------------------------------------------------------------------
+_gro_tmp=
+_gro_ns=()
+
+gro_init() {		# call once, after ug_trap_install
+	_gro_tmp=$(mktemp -d)
+	defer "rm -rf '$_gro_tmp'"
+	# UG_GRO_COUNTER=nft|iptables|none forces a backend (none: the cases
+	# that count packets skip), else the first that works here
+	GRO_CNT=${UG_GRO_COUNTER:-$(gro_counter_backend)}
+	case "$GRO_CNT" in
+	nft|iptables|"") ;;
+	none) GRO_CNT="" ;;
+	*) ug_die "UG_GRO_COUNTER '$GRO_CNT': allowed nft, iptables, none" ;;
+	esac
+}
+
+gro_case_begin() {	# NAME
+	_gro_name=$1 _gro_skip="" _gro_fail=""
+	_gro_rx_keys=() _gro_rx_pids=() _gro_watch=()
+	_gro_t0=$EPOCHREALTIME
+	rm -f "$_gro_tmp"/*
+}
+# record why the case cannot run / has already failed; return 1 so that a
+# case can say:  step || return
+gro_skip() { [ -n "$_gro_skip" ] || _gro_skip=$1; return 1; }
+gro_fail() { [ -n "$_gro_fail" ] || _gro_fail=$1; return 1; }
+
+# gro_ns NAME...: fresh namespaces for this case (deleted at its end)
+gro_ns() {
+	local n ns
+	for n in "$@"; do
+		ns=$(ns_name "$n")
+		ns_add "$n" || { gro_fail "cannot create namespace $ns"; return 1; }
+		_gro_ns+=("$ns")
+		# no router solicitations, no DAD: nothing but our traffic
+		ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.router_solicitations=0 \
+			net.ipv6.conf.default.router_solicitations=0 \
+			net.ipv6.conf.all.accept_dad=0 net.ipv6.conf.default.accept_dad=0 \
+			>/dev/null 2>&1
+	done
+}
+_gro_teardown() {
+	local ns
+	for ns in "${_gro_ns[@]}"; do
+		ip netns del "$ns" 2>/dev/null
+	done
+	_gro_ns=()
+}
+
+# ---- links --------------------------------------------------------------------
+_gro_mac() { ip netns exec "$(ns_name "$1")" cat "/sys/class/net/$2/address"; }
+
+# gro_link NS_A DEV_A ADDR_A NS_B DEV_B ADDR_B [PREFIXLEN]
+# A veth between two of our namespaces, no link-local addresses, both
+# neighbours entered statically (no ARP/ND traffic in the counts).
+gro_link() {
+	local a=$1 da=$2 ia=$3 b=$4 db=$5 ib=$6 len=${7:-$PLEN} nodad=""
+	case "$ia" in *:*) nodad=nodad ;; esac
+	ip link add "$da" netns "$(ns_name "$a")" type veth \
+		peer name "$db" netns "$(ns_name "$b")" ||
+		{ gro_skip "cannot create a veth pair"; return 1; }
+	ip -n "$(ns_name "$a")" link set "$da" addrgenmode none 2>/dev/null
+	ip -n "$(ns_name "$b")" link set "$db" addrgenmode none 2>/dev/null
+	# shellcheck disable=SC2086
+	ip -n "$(ns_name "$a")" addr add "$ia/$len" dev "$da" $nodad &&
+	ip -n "$(ns_name "$b")" addr add "$ib/$len" dev "$db" $nodad &&
+	ip -n "$(ns_name "$a")" link set "$da" up &&
+	ip -n "$(ns_name "$b")" link set "$db" up &&
+	gro_neigh "$a" "$da" "$ib" "$b" "$db" &&
+	gro_neigh "$b" "$db" "$ia" "$a" "$da" ||
+		{ gro_fail "configuring $da/$db failed"; return 1; }
+}
+# gro_neigh NS DEV ADDR PEER_NS PEER_DEV: permanent neighbour entry
+gro_neigh() {
+	ip -n "$(ns_name "$1")" neigh replace "$3" lladdr "$(_gro_mac "$4" "$5")" \
+		dev "$2" nud permanent
+}
+gro_addr() {		# NS DEV ADDR [PREFIXLEN]: one more address
+	local nodad=""
+	case "$3" in *:*) nodad=nodad ;; esac
+	# shellcheck disable=SC2086
+	ip -n "$(ns_name "$1")" addr add "$3/${4:-$PLEN}" dev "$2" $nodad ||
+		gro_fail "adding $3 to $2 failed"
+}
+gro_route() {		# NS VIA: default route of the family of VIA
+	ip -n "$(ns_name "$1")" route add default via "$2" ||
+		gro_fail "default route via $2 failed"
+}
+gro_forwarding() {	# NS
+	ip netns exec "$(ns_name "$1")" sysctl -qw net.ipv4.ip_forward=1 \
+		net.ipv6.conf.all.forwarding=1 >/dev/null ||
+		gro_fail "enabling forwarding failed"
+}
+
+# gro_offload NS DEV FEATURE on|off [FEATURE on|off ...]: ethtool -K, then
+# read back; a feature ethtool or the driver does not have skips the case
+gro_offload() {
+	local ns=$1 dev=$2 f v long state
+	shift 2
+	command -v ethtool >/dev/null 2>&1 || { gro_skip "needs ethtool"; return 1; }
+	ip netns exec "$(ns_name "$ns")" ethtool -K "$dev" "$@" >/dev/null 2>&1
+	while [ $# -ge 2 ]; do
+		f=$1 v=$2
+		shift 2
+		case "$f" in
+		gro) long=generic-receive-offload ;;
+		tso) long=tcp-segmentation-offload ;;
+		gso) long=generic-segmentation-offload ;;
+		*) long=$f ;;
+		esac
+		state=$(ip netns exec "$(ns_name "$ns")" ethtool -k "$dev" 2>/dev/null |
+			sed -n "s/^[[:space:]]*$long: \([a-z]*\).*/\1/p")
+		if [ -z "$state" ]; then
+			gro_skip "$dev has no $long feature here"
+			return 1
+		fi
+		if [ "$state" != "$v" ]; then
+			gro_skip "ethtool -K $dev $f $v did not take ($long: $state)"
+			return 1
+		fi
+	done
+}
+# the sender's side of a GRO case: no TSO (else veth bypasses its NAPI and so
+# GRO) and no UDP segmentation offload (so the GSO skb is segmented before
+# the veth: N packets cross the wire, not one GSO skb)
+gro_sender_segments() {	# NS DEV
+	gro_offload "$1" "$2" tso off tx-udp-segmentation off
+}
+
+# ---- counters -----------------------------------------------------------------
+# gro_count NS HOOK PORT [PROTO]: count UDP (or PROTO) packets to PORT in
+# the input or forward hook of NS (both families); needs GRO_CNT (nft or
+# iptables)
+gro_count() {
+	local ns hook=$2 port=$3 proto=${4:-udp} chain
+	ns=$(ns_name "$1")
+	case "$GRO_CNT" in
+	nft)
+		ip netns exec "$ns" nft -f - <<-EOF || { gro_fail "nft rule failed"; return 1; }
+			table inet ugcnt {
+				counter c_${hook}_${proto}_$port { }
+				chain $hook {
+					type filter hook $hook priority 0; policy accept;
+					$proto dport $port counter name c_${hook}_${proto}_$port
+				}
+			}
+		EOF
+		;;
+	iptables)
+		chain=$(echo "$hook" | tr '[:lower:]' '[:upper:]')
+		ip netns exec "$ns" iptables -A "$chain" -p "$proto" --dport "$port" &&
+		ip netns exec "$ns" ip6tables -A "$chain" -p "$proto" --dport "$port" ||
+			{ gro_fail "iptables rule failed"; return 1; }
+		;;
+	*)
+		gro_skip "needs nft or iptables to count packets"
+		return 1
+		;;
+	esac
+}
+_gro_count_get() {	# NS HOOK PORT [PROTO]
+	local ns chain proto=${4:-udp}
+	ns=$(ns_name "$1")
+	case "$GRO_CNT" in
+	nft)
+		ip netns exec "$ns" nft list counter inet ugcnt "c_$2_${proto}_$3" |
+			sed -n 's/.*packets \([0-9]*\).*/\1/p'
+		;;
+	iptables)
+		chain=$(echo "$2" | tr '[:lower:]' '[:upper:]')
+		{
+			ip netns exec "$ns" iptables -nvxL "$chain"
+			ip netns exec "$ns" ip6tables -nvxL "$chain"
+		} | awk -v p="dpt:$3" -v t=" $proto " \
+			'index($0, t) && $0 ~ p"( |$)" { s += $1 } END { print s + 0 }'
+		;;
+	esac
+}
+_gro_link_get() {	# NS DEV rx|tx: packets the device counted
+	ip netns exec "$(ns_name "$1")" cat "/sys/class/net/$2/statistics/$3_packets"
+}
+
+# gro_watch KEY cnt NS HOOK PORT [PROTO]  |  gro_watch KEY link NS DEV rx|tx
+# a counter whose change over gro_send/gro_case_end shows up as obs.KEY
+gro_watch() {
+	local key=$1 kind=$2
+	shift 2
+	if [ "$kind" = cnt ]; then
+		gro_count "$@" || return 1
+	fi
+	_gro_watch+=("$key $kind $*")
+}
+_gro_snap() {		# FILE
+	local w key kind a b c d
+	: >"$1"
+	for w in "${_gro_watch[@]}"; do
+		read -r key kind a b c d <<<"$w"
+		if [ "$kind" = cnt ]; then
+			echo "$key $(_gro_count_get "$a" "$b" "$c" "$d")" >>"$1"
+		else
+			echo "$key $(_gro_link_get "$a" "$b" "$c")" >>"$1"
+		fi
+	done
+}
+# wait until the watched link counters stop moving (IPv6 MLD reports after
+# an address is added), 300 ms quiet or 3 s at most
+gro_settle() {
+	local i prev="" cur quiet=0 w key kind a b c
+	for ((i = 0; i < 30; i++)); do
+		cur=$(for w in "${_gro_watch[@]}"; do
+			read -r key kind a b c <<<"$w"
+			[ "$kind" = link ] && _gro_link_get "$a" "$b" rx
+			[ "$kind" = link ] && _gro_link_get "$a" "$b" tx
+		done | tr '\n' ' ')
+		if [ "$cur" = "$prev" ]; then
+			quiet=$((quiet + 1))
+			[ "$quiet" -ge 3 ] && return 0
+		else
+			quiet=0
+		fi
+		prev=$cur
+		sleep 0.1
+	done
+}
+
+# ---- address translation --------------------------------------------------------
+# gro_dnat NS FROM TO: prerouting DNAT of packets to FROM onto TO
+gro_dnat() {
+	local ns fam=ip cmd=iptables
+	ns=$(ns_name "$1")
+	case "$2" in *:*) fam=ip6 cmd=ip6tables ;; esac
+	case "$GRO_CNT" in
+	nft)
+		ip netns exec "$ns" nft -f - <<-EOF || { gro_fail "nft dnat failed"; return 1; }
+			table $fam ugnat {
+				chain pre {
+					type nat hook prerouting priority -100; policy accept;
+					$fam daddr $2 dnat to $3
+				}
+			}
+		EOF
+		;;
+	iptables)
+		ip netns exec "$ns" "$cmd" -t nat -I PREROUTING -d "$2" \
+			-j DNAT --to-destination "$3" ||
+			{ gro_skip "$cmd nat table not available"; return 1; }
+		;;
+	*)
+		gro_skip "needs nft or iptables for DNAT"
+		return 1
+		;;
+	esac
+}
+
+# ---- the tools ------------------------------------------------------------------
+# gro_rx KEY NS PORT [ARGS...]: start a receiver in the background; its JSON
+# summary becomes KEY in the checks.  Waits until its socket is bound.
+gro_rx() {
+	local key=$1 ns=$2 port=$3 have i proto=-u
+	shift 3
+	case " $* " in *" -t "*) proto=-t ;; esac
+	have=$(_gro_bound "$proto" "$ns" "$port")
+	ip netns exec "$(ns_name "$ns")" timeout "$GRO_TOOL_TIMEOUT" \
+		"$GRO_RX" -p "$port" "$@" --json \
+		>"$_gro_tmp/$key.json" 2>"$_gro_tmp/$key.err" &
+	_gro_rx_keys+=("$key")
+	_gro_rx_pids+=("$!")
+	echo "$GRO_RX -p $port $* --json" >"$_gro_tmp/$key.cmd"
+	for ((i = 0; i < 100; i++)); do
+		[ "$(_gro_bound "$proto" "$ns" "$port")" -gt "$have" ] && return 0
+		kill -0 "$!" 2>/dev/null || break
+		sleep 0.05
+	done
+	gro_fail "$key did not bind port $port"
+}
+_gro_bound() {		# -u|-t NS PORT: sockets bound to (listening on) PORT
+	ns_exec "$2" ss -Hln "$1" "sport = :$3" 2>/dev/null | wc -l
+}
+
+# gro_send KEY NS [ARGS...]: run a sender (after a snapshot of the watched
+# counters); its summary becomes KEY in the checks
+gro_send() {
+	local key=$1 ns=$2 rc
+	shift 2
+	[ -f "$_gro_tmp/before" ] || { gro_settle; _gro_snap "$_gro_tmp/before"; }
+	echo "$GRO_TX $* --json" >"$_gro_tmp/$key.cmd"
+	ip netns exec "$(ns_name "$ns")" timeout "$GRO_TOOL_TIMEOUT" \
+		"$GRO_TX" "$@" --json >"$_gro_tmp/$key.json" 2>"$_gro_tmp/$key.err"
+	rc=$?
+	echo "$rc" >"$_gro_tmp/$key.rc"
+	return "$rc"
+}
+
+# gro_case_end CHECK...: wait for the receivers, take the counter deltas,
+# check everything, print one KTAP line, tear the namespaces down
+gro_case_end() {
+	local i key rc ok=1 t
+	for i in "${!_gro_rx_pids[@]}"; do
+		wait "${_gro_rx_pids[$i]}"
+		echo "$?" >"$_gro_tmp/${_gro_rx_keys[$i]}.rc"
+	done
+	if [ -f "$_gro_tmp/before" ]; then
+		_gro_snap "$_gro_tmp/after"
+	fi
+	t=$(awk -v a="$_gro_t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }')
+	if [ -n "$_gro_skip" ]; then
+		_gro_teardown
+		ktap_skip "$_gro_name" "$_gro_skip"
+		return
+	fi
+	for f in "$_gro_tmp"/*.rc; do
+		[ -f "$f" ] || continue
+		key=$(basename "$f" .rc)
+		rc=$(cat "$f")
+		if [ "$rc" -eq 4 ]; then
+			_gro_teardown
+			ktap_skip "$_gro_name" "$key: $(grep -h SKIP "$_gro_tmp/$key.err" | tail -n1)"
+			return
+		fi
+		if [ "$rc" -ne 0 ]; then
+			ok=0
+			echo "# $key exit $rc: $(cat "$_gro_tmp/$key.cmd")"
+			grep -v ' MB/s' "$_gro_tmp/$key.err" | tail -n3 | sed "s/^/# $key: /"
+		fi
+	done
+	if [ -n "$_gro_fail" ]; then
+		ok=0
+		echo "# $_gro_fail"
+	fi
+	if ! python3 - "$_gro_tmp" >"$_gro_tmp/all.json" <<'PY'
+import glob, json, os, sys
+d = sys.argv[1]
+out = {"obs": {}}
+for f in glob.glob(os.path.join(d, "*.json")):
+    k = os.path.basename(f)[:-5]
+    if k == "all":
+        continue
+    try:
+        out[k] = json.load(open(f))
+    except ValueError:
+        pass
+def snap(name):
+    try:
+        return dict(l.split() for l in open(os.path.join(d, name)) if l.strip())
+    except OSError:
+        return {}
+b, a = snap("before"), snap("after")
+for k in a:
+    if k in b and a[k] != "" and b[k] != "":
+        out["obs"][k] = int(a[k]) - int(b[k])
+print(json.dumps(out))
+PY
+	then
+		ok=0
+	fi
+	if [ "$#" -gt 0 ]; then
+		ug_jcheck "$_gro_tmp/all.json" "$@" || ok=0
+	fi
+	echo "# $_gro_name: ${t}s $(_gro_obs_line)"
+	if [ "$ok" -eq 1 ]; then
+		ktap_ok "$_gro_name"
+	else
+		ktap_fail "$_gro_name"
+	fi
+	_gro_teardown
+}
+# one line of what was seen: counters, and reads/datagrams per receiver
+_gro_obs_line() {
+	python3 - "$_gro_tmp/all.json" <<'PY' 2>/dev/null
+import json, sys
+d = json.load(open(sys.argv[1]))
+p = ["%s=%s" % kv for kv in sorted(d.get("obs", {}).items())]
+for k, v in sorted(d.items()):
+    if isinstance(v, dict) and v.get("tool", "").endswith("rx"):
+        p.append("%s:%s/%s/%s" % (k, v.get("datagrams"), v.get("reads"), v.get("gro_reads")))
+print(" ".join(p))
+PY
+}
