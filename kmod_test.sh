@@ -1,0 +1,111 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# udpgso_stats (kmod/) tests.  This machine's kernel may not load modules, so
+# for every guest kernel with matching headers (/boot/vmlinuz-VER and
+# /usr/src/linux-headers-VER or /lib/modules/VER/build) the module is built
+# against its headers, the guest is booted once with virtme-ng
+# (scripts/vng_run.sh) and scripts/kmod_guest.sh runs the cases there.
+# Every guest result becomes one TAP line here, prefixed with the kernel version.
+#
+#   ./kmod_test.sh
+#
+# Environment: UG_KMOD_KERNELS="VER ..." picks guest kernels (default: all
+# found); UG_KMOD_CYCLES load/unload cycles per guest (default 100);
+# UG_KMOD_TIMEOUT seconds per guest (default 400); UDPGSO_BIN where the
+# tools are.  Skips (exit 4) when vng, qemu, guest kernels or headers are missing.
+set -u
+
+. "$(dirname "$0")/scripts/lib.sh"
+
+cycles=${UG_KMOD_CYCLES:-100}
+gtmo=${UG_KMOD_TIMEOUT:-400}
+case "$cycles" in ''|*[!0-9]*) ug_die "UG_KMOD_CYCLES '$cycles': allowed a non-negative integer" ;; esac
+case "$gtmo" in ''|0|*[!0-9]*) ug_die "UG_KMOD_TIMEOUT '$gtmo': allowed a positive integer" ;; esac
+
+ktap_header
+
+skip_all() {
+	ktap_skip "kmod_test" "$1"
+	ktap_finish
+}
+
+headers_of() {		# VER: the build directory for VER, or nothing
+	local d
+	for d in "/usr/src/linux-headers-$1" "/lib/modules/$1/build"; do
+		if [ -f "$d/Makefile" ]; then echo "$d"; return; fi
+	done
+}
+
+why=$(ug_need_root) || skip_all "$why"
+why=$(ug_need_cmd make gcc timeout) || skip_all "$why"
+for b in udpgso_bench_tx udpgso_bench_rx; do
+	[ -x "$UDPGSO_BIN/$b" ] || skip_all "no $UDPGSO_BIN/$b (run make)"
+done
+case "$UDPGSO_BIN" in /*) ;; *) UDPGSO_BIN=$(cd "$UDPGSO_BIN" && pwd) ;; esac
+
+# guest kernels: an image and headers of the same version
+kernels=()
+if [ -n "${UG_KMOD_KERNELS:-}" ]; then
+	read -ra kernels <<< "$UG_KMOD_KERNELS"
+else
+	for img in /boot/vmlinuz-*; do
+		[ -r "$img" ] || continue
+		v=${img#/boot/vmlinuz-}
+		[ "$v" = "$(uname -r)" ] && [ -e /proc/modules ] && continue
+		[ -n "$(headers_of "$v")" ] && kernels+=("$v")
+	done
+fi
+[ ${#kernels[@]} -gt 0 ] ||
+	skip_all "no guest kernel with headers (apt install linux-image-amd64 linux-headers-amd64)"
+
+work=$(mktemp -d /tmp/ugkmod.XXXXXX)
+ug_trap_install
+defer "rm -rf '$work'"
+
+# is vng/qemu there?  (reason on stderr, exit 4)
+why=$("$UG_TOP/scripts/vng_run.sh" --kernel "/boot/vmlinuz-${kernels[0]}" --probe-accel 2>&1 >/dev/null)
+rc=$?
+[ $rc -eq 4 ] && skip_all "$why"
+UG_VNG_ACCEL=$("$UG_TOP/scripts/vng_run.sh" --kernel "/boot/vmlinuz-${kernels[0]}" --probe-accel)
+export UG_VNG_ACCEL
+ktap_info "guests: ${kernels[*]} (accel: $UG_VNG_ACCEL), $cycles load/unload cycles each"
+
+t_all=$SECONDS
+for v in "${kernels[@]}"; do
+	img=/boot/vmlinuz-$v
+	hdr=$(headers_of "$v")
+	if [ ! -r "$img" ] || [ -z "$hdr" ]; then
+		ktap_skip "$v: guest" "no $img or headers for $v"
+		continue
+	fi
+	bdir=$work/build-$v
+	if ! make -s -C "$UG_TOP/kmod" KDIR="$hdr" BUILD="$bdir" >"$work/build-$v.log" 2>&1; then
+		sed 's/^/# /' "$work/build-$v.log" | tail -20
+		ktap_fail "$v: build module against $hdr"
+		continue
+	fi
+	ktap_ok "$v: build module against $hdr"
+
+	res=$work/res-$v.txt
+	: > "$res"
+	t0=$SECONDS
+	"$UG_TOP/scripts/vng_run.sh" --kernel "$img" --timeout "$gtmo" --rwdir "$work" -- \
+		"UDPGSO_BIN=$UDPGSO_BIN $UG_TOP/scripts/kmod_guest.sh --ko $bdir/udpgso_stats.ko" \
+		"--out $res --cycles $cycles" >"$work/guest-$v.log" 2>&1
+	rc=$?
+	ktap_info "$v: guest ran $((SECONDS - t0)) s (exit $rc)"
+	while read -r tag rest; do
+		[ "$tag" = UGKMOD ] || continue
+		case "$rest" in
+		"ok "*) ktap_ok "${rest#ok }" ;;
+		"not ok "*) ktap_fail "${rest#not ok }" ;;
+		"skip "*) ktap_skip "${rest#skip }" "" ;;
+		esac
+	done < "$res"
+	if [ $rc -ne 0 ] || ! grep -q "guest dmesg clean" "$res"; then
+		grep -v '^UGKMOD' "$work/guest-$v.log" | tail -30 | sed 's/^/# guest: /'
+		ktap_fail "$v: guest run complete" "exit $rc$([ $rc -eq 124 ] && echo ", timed out after $gtmo s")"
+	fi
+done
+ktap_info "all guests: $((SECONDS - t_all)) s"
+ktap_finish

@@ -1,0 +1,127 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# udpgso_stats overhead: the same GSO workload with and without the module
+# loaded, alternating (off on on off ...), in a guest kernel booted with
+# virtme-ng.  A benchmark, not a test: it asserts nothing.
+#
+#   scripts/kmod_bench.sh [--kernel VER] [--rounds N] [--secs S] [--out DIR]
+#
+# Workload: udpgso_bench_tx -4 -D 127.0.0.1 -s 14000 -S 1400 -l S in a fresh
+# netns, a plain udpgso_bench_rx on the same port (so the receive side splits
+# every GSO skb: every hook of the module fires), module loaded with no filter.
+# Reported: tx MB/s per round (from --json), median per mode, on/off ratio.
+# Under TCG (no KVM here) absolute numbers are emulator numbers; only the
+# ratio of alternating rounds means anything.
+# DIR gets command.txt, raw.log (every round) and summary.txt.
+set -u
+
+. "$(dirname "$0")/lib.sh"
+
+usage() {
+	echo "usage: $ug_prog [--kernel VER] [--rounds N] [--secs S] [--out DIR]" >&2
+	exit 1
+}
+
+kver= rounds=10 secs=5 out= in_guest= ko=
+args=("$@")
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--kernel) kver=${2:-}; shift 2 || usage ;;
+	--rounds) rounds=${2:-}; shift 2 || usage ;;
+	--secs) secs=${2:-}; shift 2 || usage ;;
+	--out) out=${2:-}; shift 2 || usage ;;
+	--in-guest) in_guest=1; ko=${2:-}; shift 2 || usage ;;
+	*) usage ;;
+	esac
+done
+case "$rounds" in ''|0|*[!0-9]*) ug_die "--rounds '$rounds': allowed a positive integer" ;; esac
+case "$secs" in ''|0|*[!0-9]*) ug_die "--secs '$secs': allowed a positive integer" ;; esac
+
+median() {		# numbers on stdin
+	sort -g | awk '{ v[NR] = $1 } END {
+		if (NR == 0) { print "nan"; exit }
+		if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+# ---- inside the guest ---------------------------------------------------------
+guest() {
+	local i mode mbps port=$((RANDOM % 20000 + 20000)) rxpid order
+	ug_trap_install
+	defer "rmmod udpgso_stats 2>/dev/null"
+	mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
+	rmmod udpgso_stats 2>/dev/null
+	ns_add l || ug_die "cannot create a netns"
+	timeout $((rounds * 2 * (secs + 10) + 60)) ip netns exec "$(ns_name l)" \
+		"$UDPGSO_BIN/udpgso_bench_rx" -4 -p "$port" >/dev/null 2>&1 &
+	rxpid=$!
+	defer "kill $rxpid"
+	ns_wait_udp_port l "$port" || ug_die "receiver did not bind port $port"
+	echo "# kernel $(uname -r) ($(uname -v)), $(nproc) cpus, accel ${UG_VNG_ACCEL:-?}"
+	echo "# workload: udpgso_bench_tx -4 -D 127.0.0.1 -p $port -s 14000 -S 1400 -l $secs --json"
+	for ((i = 0; i < rounds; i++)); do
+		# off on, on off, off on, ...: each mode first half of the time
+		if ((i % 2)); then order="on off"; else order="off on"; fi
+		for mode in $order; do
+			if [ "$mode" = on ]; then
+				insmod "$ko" || ug_die "insmod $ko failed"
+			fi
+			mbps=$(ns_exec l timeout $((secs + 30)) "$UDPGSO_BIN/udpgso_bench_tx" -4 \
+				-D 127.0.0.1 -p "$port" -s 14000 -S 1400 -l "$secs" --json 2>/dev/null |
+				python3 -c 'import json,sys; print(json.load(sys.stdin)["MBps"])' 2>/dev/null)
+			if [ "$mode" = on ]; then
+				echo "# round $i: tx_gso_skbs $(awk '$1 == "tx_gso_skbs" { print $2 }' \
+					/sys/kernel/debug/udpgso_stats/counters)"
+				rmmod udpgso_stats || ug_die "rmmod failed"
+			fi
+			echo "round $i mode $mode MBps ${mbps:-error}"
+		done
+	done
+}
+
+if [ -n "$in_guest" ]; then
+	guest
+	exit 0
+fi
+
+# ---- on the host ----------------------------------------------------------------
+[ -x "$UDPGSO_BIN/udpgso_bench_tx" ] || ug_die "no $UDPGSO_BIN/udpgso_bench_tx (run make)"
+case "$UDPGSO_BIN" in /*) ;; *) UDPGSO_BIN=$(cd "$UDPGSO_BIN" && pwd) ;; esac
+if [ -z "$kver" ]; then
+	kver=$(find /boot -maxdepth 1 -name 'vmlinuz-*' | sed 's|/boot/vmlinuz-||' | sort -V | tail -1)
+fi
+[ -r "/boot/vmlinuz-$kver" ] || ug_die "--kernel '$kver': no /boot/vmlinuz-$kver"
+hdr=/usr/src/linux-headers-$kver
+[ -f "$hdr/Makefile" ] || hdr=/lib/modules/$kver/build
+[ -f "$hdr/Makefile" ] || ug_die "--kernel '$kver': no headers (linux-headers-$kver)"
+[ -n "$out" ] || out=$UG_TOP/results/kmod-overhead-$(date -u +%Y-%m-%d)
+mkdir -p "$out" || ug_die "--out '$out': cannot create"
+out=$(cd "$out" && pwd)
+
+work=$(mktemp -d /tmp/ugbench.XXXXXX)
+ug_trap_install
+defer "rm -rf '$work'"
+make -s -C "$UG_TOP/kmod" KDIR="$hdr" BUILD="$work/build" >"$work/build.log" 2>&1 ||
+	{ cat "$work/build.log" >&2; ug_die "module build against $hdr failed"; }
+
+UG_VNG_ACCEL=${UG_VNG_ACCEL:-$("$UG_TOP/scripts/vng_run.sh" --kernel "/boot/vmlinuz-$kver" --probe-accel)}
+export UG_VNG_ACCEL
+echo "scripts/kmod_bench.sh ${args[*]}" > "$out/command.txt"
+echo "# $(date -u '+%Y-%m-%d %H:%M:%S UTC'), host $(uname -r), guest $kver, accel $UG_VNG_ACCEL" \
+	> "$out/raw.log"
+"$UG_TOP/scripts/vng_run.sh" --kernel "/boot/vmlinuz-$kver" \
+	--timeout $((rounds * 2 * (secs + 15) + 180)) --rwdir "$work" -- \
+	"UG_VNG_ACCEL=$UG_VNG_ACCEL UDPGSO_BIN=$UDPGSO_BIN $UG_TOP/scripts/kmod_bench.sh --rounds $rounds --secs $secs" \
+	"--in-guest $work/build/udpgso_stats.ko > $work/guest.log 2>&1" >/dev/null 2>&1
+cat "$work/guest.log" >> "$out/raw.log"
+grep -q '^round ' "$out/raw.log" || { cat "$out/raw.log" >&2; ug_die "no rounds ran"; }
+
+off=$(awk '$1 == "round" && $4 == "off" && $6 != "error" { print $6 }' "$out/raw.log" | median)
+on=$(awk '$1 == "round" && $4 == "on" && $6 != "error" { print $6 }' "$out/raw.log" | median)
+{
+	echo "guest kernel $kver, accel $UG_VNG_ACCEL, $rounds rounds x $secs s per mode, alternating"
+	echo "median tx MB/s without module: $off"
+	echo "median tx MB/s with module:    $on"
+	awk -v a="$off" -v b="$on" 'BEGIN { if (a > 0) printf "ratio with/without: %.4f (cost %.2f%%)\n", b / a, (1 - b / a) * 100 }'
+	[ "$UG_VNG_ACCEL" = tcg ] &&
+		echo "note: TCG emulation, not hardware speed; only the ratio of alternating rounds is meaningful"
+} | tee "$out/summary.txt"

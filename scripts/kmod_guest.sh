@@ -1,0 +1,403 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The udpgso_stats tests, run INSIDE a guest kernel that can load modules
+# (kmod_test.sh boots the guests and runs this).  Root only; it loads and
+# unloads the module and creates its own network namespaces.
+#
+#   scripts/kmod_guest.sh --ko PATH [--out FILE] [--cycles N] [--only NAMES]
+#
+# One result line per case on stdout (and appended to FILE):
+#   UGKMOD ok <kernel>: <case>: <counter=value expected value ...>
+#   UGKMOD not ok <kernel>: <case>: <what differed>
+#   UGKMOD skip <kernel>: <case>: <reason>
+# Traffic: udpgso_bench_tx / udpgso_bench_rx from $UDPGSO_BIN.
+set -u
+
+. "$(dirname "$0")/lib.sh"
+
+usage() {
+	echo "usage: $ug_prog --ko PATH [--out FILE] [--cycles N] [--only CASE,...]" >&2
+	exit 1
+}
+
+ko= out=/dev/null cycles=100 only=
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--ko) ko=${2:-}; shift 2 || usage ;;
+	--out) out=${2:-}; shift 2 || usage ;;
+	--cycles) cycles=${2:-}; shift 2 || usage ;;
+	--only) only=${2:-}; shift 2 || usage ;;
+	*) usage ;;
+	esac
+done
+[ -n "$ko" ] || usage
+case "$cycles" in ''|*[!0-9]*) ug_die "--cycles '$cycles': allowed a non-negative integer" ;; esac
+
+D=/sys/kernel/debug/udpgso_stats
+M=100		# GSO sends per case
+K=10		# segments per send
+S=1400		# gso_size
+TX=$UDPGSO_BIN/udpgso_bench_tx
+RX=$UDPGSO_BIN/udpgso_bench_rx
+
+# the kernel's own version (Debian's uname -r says 6.1.0-N, uname -v the real one)
+kver=$(uname -v | sed -n 's/.*Debian \([0-9][0-9.]*\).*/\1/p')
+[ -n "$kver" ] || kver=$(uname -r | sed 's/[-+].*//')
+
+emit() {		# ok|not ok|skip  TEXT
+	echo "UGKMOD $1 $kver: $2" | tee -a "$out"
+}
+
+wanted() {		# CASE-ID: is it selected by --only?
+	[ -z "$only" ] && return 0
+	case ",$only," in *",$1,"*) return 0 ;; esac
+	return 1
+}
+
+# ---- counters ----------------------------------------------------------------
+declare -A CNT
+snap() {
+	local n v
+	CNT=()
+	while read -r n v; do CNT[$n]=$v; done < "$D/counters"
+}
+
+_c_name= _c_bad= _c_good=
+case_begin() { _c_name=$1; _c_bad=; _c_good=; }
+# chk NAME OP VALUE: OP is = or >=; values from the last snap
+chk() {
+	local v=${CNT[$1]:-missing} ok=0
+	case "$v" in *[!0-9]*) ok=1 ;; esac
+	if [ $ok -eq 0 ]; then
+		case "$2" in
+		=) [ "$v" -eq "$3" ] || ok=1 ;;
+		'>=') [ "$v" -ge "$3" ] || ok=1 ;;
+		esac
+	fi
+	local want=$3
+	[ "$2" = "=" ] || want="$2$3"
+	if [ $ok -eq 0 ]; then
+		_c_good+="$1=$v expected $want, "
+	else
+		_c_bad+="$1=$v expected $want, "
+	fi
+}
+# chk_val LABEL GOT OP WANT: a computed value
+chk_val() {
+	CNT[$1]=$2
+	chk "$1" "$3" "$4"
+}
+case_fail() { _c_bad+="$*, "; }
+case_end() {
+	if [ -n "$_c_bad" ]; then
+		emit "not ok" "$_c_name: ${_c_bad%, }"
+		ktap_info "counters after '$_c_name':"
+		sed 's/^/#   /' "$D/counters" 2>/dev/null
+	else
+		emit ok "$_c_name: ${_c_good%, }"
+	fi
+}
+
+wr() {			# FILE VALUE: write to a debugfs file, errors to stdout
+	local f=$1
+	shift
+	( echo "$*" > "$D/$f" ) 2>&1
+}
+
+reset_filter() {	# port N | dev NAME
+	wr filter "$@" >/dev/null && wr reset 1 >/dev/null
+}
+
+# ---- traffic -------------------------------------------------------------------
+# gso_run NS_TX NS_RX DST PORT FAMILY RXFLAGS: M GSO sends of K segments
+gso_run() {
+	local nstx=$1 nsrx=$2 dst=$3 port=$4 fam=$5 rxflags=$6 rxpid
+	# shellcheck disable=SC2086
+	timeout 60 ip netns exec "$(ns_name "$nsrx")" "$RX" "$fam" -p "$port" $rxflags \
+		>/dev/null 2>&1 &
+	rxpid=$!
+	if ! ns_wait_udp_port "$nsrx" "$port"; then
+		kill "$rxpid" 2>/dev/null
+		wait "$rxpid" 2>/dev/null
+		case_fail "receiver did not bind port $port"
+		return 1
+	fi
+	if ! ns_exec "$nstx" timeout 60 "$TX" "$fam" -D "$dst" -p "$port" \
+		-s $((K * S)) -S "$S" -M "$M" >/dev/null 2>&1; then
+		case_fail "udpgso_bench_tx failed"
+	fi
+	sleep 0.5
+	snap
+	kill "$rxpid" 2>/dev/null
+	wait "$rxpid" 2>/dev/null
+	return 0
+}
+
+# a0 (ns a, 10.71.0.1) <-> b0 (ns b, 10.71.0.2), static neighbours: no ARP
+veth_topo() {
+	ns_add a && ns_add b && veth_pair a a0 b b0 || return 1
+	ns_exec a ip addr add 10.71.0.1/24 dev a0
+	ns_exec b ip addr add 10.71.0.2/24 dev b0
+	ns_exec a ip neigh replace 10.71.0.2 dev a0 lladdr \
+		"$(ns_exec b cat /sys/class/net/b0/address)" nud permanent
+	ns_exec b ip neigh replace 10.71.0.1 dev b0 lladdr \
+		"$(ns_exec a cat /sys/class/net/a0/address)" nud permanent
+}
+# the namespaces of one case (ns_add also deferred their deletion for exit)
+topo_down() {
+	local n
+	for n in a b l; do ip netns del "$(ns_name $n)" 2>/dev/null; done
+}
+
+# ---- cases -------------------------------------------------------------------------
+t_load() {
+	local err
+	case_begin "load module"
+	dmesg -C 2>/dev/null
+	if ! err=$(insmod "$ko" 2>&1); then
+		case_fail "insmod: $err"
+	elif [ ! -r "$D/counters" ]; then
+		case_fail "no $D/counters"
+	else
+		_c_good="insmod $(basename "$ko"), $D present, "
+	fi
+	case_end
+	[ -r "$D/counters" ]
+}
+
+t_hooks() {
+	local h missing=
+	case_begin "hooks attached"
+	for h in net_dev_queue net_dev_start_xmit napi_gro_receive_entry netif_receive_skb \
+		 udp_fail_queue_rcv_skb __skb_gso_segment udp4_gro_complete udp6_gro_complete; do
+		grep -qE "^[a-z]+ $h attached" "$D/hooks" || missing+="$h "
+	done
+	sed 's/^/# hooks: /' "$D/hooks"
+	[ -z "$missing" ] || case_fail "not attached: $missing"
+	_c_good="all 8 attached, "
+	case_end
+}
+
+t_filter_rw() {
+	local got
+	case_begin "filter write/read back"
+	for v in "port 4242" "dev b0" "clear"; do
+		wr filter "$v" >/dev/null || case_fail "write '$v' refused"
+		got=$(cat "$D/filter")
+		[ "$v" = clear ] && v=none
+		if [ "$got" = "$v" ]; then _c_good+="'$v' reads back, "
+		else case_fail "wrote '$v', read '$got'"; fi
+	done
+	case_end
+}
+
+t_bad_writes() {
+	local v msg before after
+	case_begin "bad writes give EINVAL and change nothing"
+	wr filter "port 4243" >/dev/null
+	# counters must not move either: a filter port nobody uses
+	wr reset 1 >/dev/null
+	before=$(cat "$D/filter"; cat "$D/counters")
+	for v in "bogus" "port" "port 0" "port 65536" "port x1" "port 12x" "port -1" \
+		 "dev" "dev " "dev a/b" "dev 0123456789abcdef" "clear now" "PORT 1"; do
+		msg=$(wr filter "$v")
+		case "$msg" in *"Invalid argument"*) ;; *) case_fail "filter '$v': '$msg'" ;; esac
+	done
+	for v in 0 2 "1 1" yes ""; do
+		msg=$(wr reset "$v")
+		case "$msg" in *"Invalid argument"*) ;; *) case_fail "reset '$v': '$msg'" ;; esac
+	done
+	msg=$( (echo 1 > "$D/counters") 2>&1 )
+	[ -n "$msg" ] || case_fail "counters accepted a write"
+	after=$(cat "$D/filter"; cat "$D/counters")
+	[ "$before" = "$after" ] || case_fail "state changed after bad writes"
+	_c_good="13 filter + 5 reset values refused, filter still 'port 4243', "
+	case_end
+}
+
+t_lo() {		# NAME FAMILY DST RXFLAGS
+	local name=$1 fam=$2 dst=$3 rxflags=$4 port=$((RANDOM % 20000 + 20000))
+	case_begin "$name"
+	ns_add l
+	reset_filter port "$port"
+	gso_run l l "$dst" "$port" "$fam" "$rxflags" || { case_end; topo_down; return; }
+	chk tx_gso_udp_l4_skbs = "$M"
+	chk tx_gso_segs = $((M * K))
+	chk tx_dev_gso_skbs = "$M"
+	chk tx_sw_segmented_skbs = 0
+	chk rx_gso_passthrough_skbs = "$M"
+	if [ -n "$rxflags" ]; then
+		chk rx_sw_segmented_skbs = 0
+		chk rx_sw_segments = 0
+	else
+		chk rx_sw_segmented_skbs = "$M"
+		chk rx_sw_segments = $((M * K))
+	fi
+	grep -qx "tx $K $M" "$D/histogram" || case_fail "histogram has no 'tx $K $M'"
+	case_end
+	topo_down
+}
+
+t_veth_swseg() {
+	local port=$((RANDOM % 20000 + 20000))
+	case_begin "veth tx-udp-segmentation off: software segmentation"
+	veth_topo || { case_fail "veth setup"; case_end; topo_down; return; }
+	ns_exec a ethtool -K a0 tx-udp-segmentation off >/dev/null 2>&1 ||
+		case_fail "ethtool -K a0 tx-udp-segmentation off"
+	reset_filter port "$port"
+	gso_run a b 10.71.0.2 "$port" -4 "" || { case_end; topo_down; return; }
+	chk tx_gso_udp_l4_skbs = "$M"
+	chk tx_sw_segmented_skbs = "$M"
+	chk tx_sw_segments = $((M * K))
+	chk tx_dev_gso_skbs = 0
+	chk tx_dev_skbs = $((M * K))
+	chk rx_skbs = $((M * K))
+	chk rx_gro_in = 0
+	chk rx_gso_passthrough_skbs = 0
+	case_end
+	topo_down
+}
+
+t_veth_dev_filter() {
+	local port=$((RANDOM % 20000 + 20000))
+	case_begin "filter dev: only b0's skbs counted"
+	veth_topo || { case_fail "veth setup"; case_end; topo_down; return; }
+	ns_exec a ethtool -K a0 tx-udp-segmentation off >/dev/null 2>&1
+	reset_filter dev b0
+	gso_run a b 10.71.0.2 "$port" -4 "" || { case_end; topo_down; return; }
+	chk tx_skbs = 0
+	chk tx_gso_skbs = 0
+	chk rx_skbs ">=" $((M * K))
+	case_end
+	topo_down
+}
+
+t_veth_gro() {
+	local port=$((RANDOM % 20000 + 20000)) singles
+	case_begin "veth GRO (sender tso off, receiver gro on, UDP_GRO socket)"
+	veth_topo || { case_fail "veth setup"; case_end; topo_down; return; }
+	ns_exec a ethtool -K a0 tx-udp-segmentation off tso off >/dev/null 2>&1 ||
+		case_fail "ethtool -K a0 tx-udp-segmentation off tso off"
+	ns_exec b ethtool -K b0 gro on >/dev/null 2>&1 || case_fail "ethtool -K b0 gro on"
+	reset_filter port "$port"
+	gso_run a b 10.71.0.2 "$port" -4 "-G" || { case_end; topo_down; return; }
+	chk tx_sw_segmented_skbs = "$M"
+	chk tx_sw_segments = $((M * K))
+	chk rx_gro_in = $((M * K))
+	chk rx_gro_coalesced_skbs ">=" 1
+	singles=$(( ${CNT[rx_skbs]:-0} - ${CNT[rx_gro_coalesced_skbs]:-0} ))
+	chk_val "coalesced_segs+single_skbs" \
+		$(( ${CNT[rx_gro_coalesced_segs]:-0} + singles )) = $((M * K))
+	grep -q '^rx ' "$D/histogram" || case_fail "histogram has no rx line"
+	case_end
+	topo_down
+}
+
+t_veth_gro_passthrough() {
+	local port=$((RANDOM % 20000 + 20000))
+	case_begin "veth GRO on, GSO skb passed whole: passthrough, not coalesced"
+	veth_topo || { case_fail "veth setup"; case_end; topo_down; return; }
+	ns_exec a ethtool -K a0 tso off >/dev/null 2>&1 || case_fail "ethtool -K a0 tso off"
+	ns_exec b ethtool -K b0 gro on >/dev/null 2>&1 || case_fail "ethtool -K b0 gro on"
+	reset_filter port "$port"
+	gso_run a b 10.71.0.2 "$port" -4 "-G" || { case_end; topo_down; return; }
+	chk tx_dev_gso_skbs = "$M"
+	chk tx_sw_segmented_skbs = 0
+	chk rx_gro_in = "$M"
+	chk rx_gso_passthrough_skbs = "$M"
+	chk rx_gro_coalesced_skbs = 0
+	case_end
+	topo_down
+}
+
+t_reset() {
+	local port=$((RANDOM % 20000 + 20000)) nz
+	case_begin "reset zeroes every counter"
+	ns_add l
+	reset_filter port "$port"
+	gso_run l l 127.0.0.1 "$port" -4 "" || { case_end; topo_down; return; }
+	chk tx_gso_skbs = "$M"
+	wr filter "port $((port + 1))" >/dev/null	# nothing uses it: nothing moves
+	wr reset 1 >/dev/null
+	snap
+	nz=$(awk '$2 != 0' "$D/counters" | tr '\n' ' ')
+	[ -z "$nz" ] || case_fail "not zero after reset: $nz"
+	[ -z "$(grep -v '^#' "$D/histogram")" ] || case_fail "histogram not empty after reset"
+	_c_good+="all ${#CNT[@]} counters 0 after reset, "
+	case_end
+	topo_down
+}
+
+t_cycles() {
+	local i pids=() fails=0 port=$((RANDOM % 20000 + 20000)) err
+	case_begin "$cycles load/unload cycles under traffic, concurrent readers and resets"
+	rmmod udpgso_stats 2>/dev/null
+	veth_topo || { case_fail "veth setup"; case_end; topo_down; return; }
+	ns_add l
+	ns_exec a ethtool -K a0 tx-udp-segmentation off tso off >/dev/null 2>&1
+	ns_exec b ethtool -K b0 gro on >/dev/null 2>&1
+	timeout 600 ip netns exec "$(ns_name b)" "$RX" -4 -p "$port" -G >/dev/null 2>&1 &
+	pids+=($!)
+	timeout 600 ip netns exec "$(ns_name l)" "$RX" -4 -p "$port" >/dev/null 2>&1 &
+	pids+=($!)
+	ns_wait_udp_port b "$port"
+	ns_wait_udp_port l "$port"
+	timeout 600 ip netns exec "$(ns_name a)" "$TX" -4 -D 10.71.0.2 -p "$port" \
+		-s 14000 -S 1400 -l 600 >/dev/null 2>&1 &
+	pids+=($!)
+	timeout 600 ip netns exec "$(ns_name l)" "$TX" -4 -D 127.0.0.1 -p "$port" \
+		-s 14000 -S 1400 -l 600 >/dev/null 2>&1 &
+	pids+=($!)
+	( while :; do cat "$D/counters" "$D/histogram" "$D/hooks" "$D/filter"; done ) \
+		>/dev/null 2>&1 &
+	pids+=($!)
+	( while :; do echo 1 > "$D/reset"; echo "port $port" > "$D/filter"
+		echo clear > "$D/filter"; done ) >/dev/null 2>&1 &
+	pids+=($!)
+	for ((i = 0; i < cycles; i++)); do
+		if ! err=$(insmod "$ko" 2>&1); then
+			fails=$((fails + 1)); ktap_info "cycle $i insmod: $err"; continue
+		fi
+		if ! err=$(rmmod udpgso_stats 2>&1); then
+			fails=$((fails + 1)); ktap_info "cycle $i rmmod: $err"
+		fi
+	done
+	kill "${pids[@]}" 2>/dev/null
+	wait "${pids[@]}" 2>/dev/null
+	chk_val failed_cycles "$fails" = 0
+	chk_val cycles "$i" = "$cycles"
+	case_end
+	topo_down
+}
+
+t_dmesg() {
+	local bad
+	case_begin "guest dmesg clean"
+	bad=$(dmesg | grep -E 'WARNING:|BUG:|Oops|Call Trace|refcount' | head -5 | tr '\n' '|')
+	[ -z "$bad" ] || case_fail "dmesg: $bad"
+	_c_good="no WARNING/BUG/Oops/Call Trace/refcount lines, "
+	case_end
+}
+
+# ---- main ------------------------------------------------------------------------
+ug_trap_install
+defer "rmmod udpgso_stats 2>/dev/null"
+mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
+for b in "$TX" "$RX"; do
+	[ -x "$b" ] || { emit skip "all: no $b (run make first)"; exit 4; }
+done
+t_load || exit 1
+t_hooks
+t_filter_rw
+t_bad_writes
+wanted lo4 && t_lo "lo gso plain socket" -4 127.0.0.1 ""
+wanted lo4gro && t_lo "lo gso UDP_GRO socket" -4 127.0.0.1 "-G"
+wanted lo6 && t_lo "lo gso ipv6 plain socket" -6 ::1 ""
+wanted swseg && t_veth_swseg
+wanted devfilter && t_veth_dev_filter
+wanted gro && t_veth_gro
+wanted gropass && t_veth_gro_passthrough
+wanted reset && t_reset
+wanted cycles && t_cycles
+t_dmesg
+exit 0

@@ -1,0 +1,91 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Boot a guest kernel on this machine's root filesystem with virtme-ng and
+# run one command in it; never hangs.
+#
+#   scripts/vng_run.sh --kernel /boot/vmlinuz-VER [--timeout SECS] [--rwdir DIR]
+#                      [--cpus N] [--memory SIZE] -- COMMAND...
+#   scripts/vng_run.sh --kernel /boot/vmlinuz-VER --probe-accel   prints kvm or tcg
+#
+# KVM is used when a short probe boot succeeds (here /dev/kvm exists but a
+# nested guest hangs, so the probe fails and TCG is used).  The probe result
+# is taken from $UG_VNG_ACCEL (kvm|tcg) when set: callers booting several
+# guests run --probe-accel once and export it.  Exit: the command's exit code, 124 when the
+# guest timed out, 4 when vng or qemu is missing (the reason on stderr).
+set -u
+
+. "$(dirname "$0")/lib.sh"
+
+usage() {
+	echo "usage: $ug_prog --kernel VMLINUZ [--timeout SECS] [--rwdir DIR] [--cpus N] [--memory SIZE] -- COMMAND..." >&2
+	exit 1
+}
+
+kernel= tmo=600 rwdir= cpus=2 mem=1G probe=
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--probe-accel) probe=1; shift ;;
+	--kernel) kernel=${2:-}; shift 2 || usage ;;
+	--timeout) tmo=${2:-}; shift 2 || usage ;;
+	--rwdir) rwdir=${2:-}; shift 2 || usage ;;
+	--cpus) cpus=${2:-}; shift 2 || usage ;;
+	--memory) mem=${2:-}; shift 2 || usage ;;
+	--) shift; break ;;
+	*) usage ;;
+	esac
+done
+[ -n "$kernel" ] || usage
+[ -n "$probe" ] || [ $# -gt 0 ] || usage
+case "$tmo" in ''|0|*[!0-9]*) ug_die "--timeout '$tmo': allowed a positive integer (seconds)" ;; esac
+case "$cpus" in ''|0|*[!0-9]*) ug_die "--cpus '$cpus': allowed a positive integer" ;; esac
+[ -r "$kernel" ] || ug_die "--kernel '$kernel': no such readable kernel image"
+
+# vng from PATH, else the project's venv
+vng_bin() {
+	command -v vng 2>/dev/null && return 0
+	[ -x /opt/udpgso-vng/bin/vng ] && { echo /opt/udpgso-vng/bin/vng; return 0; }
+	return 1
+}
+
+# vng_missing: the reason vng cannot run here, or nothing
+vng_missing() {
+	vng_bin >/dev/null || { echo "no vng (pip install virtme-ng; /opt/udpgso-vng/bin/vng)"; return; }
+	command -v qemu-system-x86_64 >/dev/null 2>&1 || echo "no qemu-system-x86_64 (apt install qemu-system-x86)"
+}
+
+why=$(vng_missing)
+if [ -n "$why" ]; then
+	ug_err "$why"
+	exit $KSFT_SKIP
+fi
+VNG=$(vng_bin)
+# vng calls virtme-run etc. from its own directory
+PATH="$(dirname "$VNG"):$PATH"
+export PATH
+
+vng=("$VNG" -r "$kernel" --cpus "$cpus" --memory "$mem")
+[ -n "$rwdir" ] && vng+=(--rwdir "$rwdir")
+
+probe_accel() {
+	# a KVM guest boots in a few seconds; one that hangs is abandoned
+	if [ -w /dev/kvm ] &&
+	   timeout -k 5 20 "${vng[@]}" -- true </dev/null >/dev/null 2>&1; then
+		echo kvm
+	else
+		echo tcg
+	fi
+}
+
+if [ -n "$probe" ]; then
+	probe_accel
+	exit 0
+fi
+accel=${UG_VNG_ACCEL:-$(probe_accel)}
+case "$accel" in
+kvm) ;;
+tcg) vng+=(--disable-kvm) ;;
+*) ug_die "UG_VNG_ACCEL '$accel': allowed kvm or tcg" ;;
+esac
+
+# timeout without --foreground signals its whole process group: vng and qemu
+timeout -k 10 "$tmo" "${vng[@]}" -- "$*" </dev/null
