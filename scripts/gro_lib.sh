@@ -403,7 +403,9 @@ gro_case_end() {
 		ok=0
 		echo "# $_gro_fail"
 	fi
-	if ! python3 - "$_gro_tmp" >"$_gro_tmp/all.json" <<'PY'
+	# one object of everything: each KEY.json under KEY, counter deltas
+	# under obs; and a one-line digest for the log
+	if ! python3 - "$_gro_tmp" >"$_gro_tmp/all.json" 2>"$_gro_tmp/digest" <<'PY'
 import glob, json, os, sys
 d = sys.argv[1]
 out = {"obs": {}}
@@ -417,14 +419,20 @@ for f in glob.glob(os.path.join(d, "*.json")):
         pass
 def snap(name):
     try:
-        return dict(l.split() for l in open(os.path.join(d, name)) if l.strip())
+        return dict(l.split() for l in open(os.path.join(d, name)) if len(l.split()) == 2)
     except OSError:
         return {}
 b, a = snap("before"), snap("after")
 for k in a:
-    if k in b and a[k] != "" and b[k] != "":
+    if k in b:
         out["obs"][k] = int(a[k]) - int(b[k])
 print(json.dumps(out))
+# digest: counters, then datagrams/reads/gro_reads per receiver
+p = ["%s=%s" % kv for kv in sorted(out["obs"].items())]
+for k, v in sorted(out.items()):
+    if isinstance(v, dict) and v.get("tool", "").endswith("rx"):
+        p.append("%s:%s/%s/%s" % (k, v.get("datagrams"), v.get("reads"), v.get("gro_reads")))
+sys.stderr.write(" ".join(p) + "\n")
 PY
 	then
 		ok=0
@@ -432,23 +440,11 @@ PY
 	if [ "$#" -gt 0 ]; then
 		ug_jcheck "$_gro_tmp/all.json" "$@" || ok=0
 	fi
-	echo "# $_gro_name: ${t}s $(_gro_obs_line)"
+	echo "# $_gro_name: ${t}s $(tail -n1 "$_gro_tmp/digest")"
 	if [ "$ok" -eq 1 ]; then
 		ktap_ok "$_gro_name"
 	else
 		ktap_fail "$_gro_name"
 	fi
 	_gro_teardown
-}
-# one line of what was seen: counters, and reads/datagrams per receiver
-_gro_obs_line() {
-	python3 - "$_gro_tmp/all.json" <<'PY' 2>/dev/null
-import json, sys
-d = json.load(open(sys.argv[1]))
-p = ["%s=%s" % kv for kv in sorted(d.get("obs", {}).items())]
-for k, v in sorted(d.items()):
-    if isinstance(v, dict) and v.get("tool", "").endswith("rx"):
-        p.append("%s:%s/%s/%s" % (k, v.get("datagrams"), v.get("reads"), v.get("gro_reads")))
-print(" ".join(p))
-PY
 }
