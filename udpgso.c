@@ -135,6 +135,10 @@ static const struct tcase cases[] = {
 };
 
 #define NCASES	((int)ARRAY_SIZE(cases))
+#define NCASES_MAX	28	/* NCASES - 1, for messages */
+#define UG_STR2(x)	#x
+#define UG_STR(x)	UG_STR2(x)
+_Static_assert(ARRAY_SIZE(cases) == NCASES_MAX + 1, "NCASES_MAX");
 
 /* ---- configuration -------------------------------------------------- */
 
@@ -221,6 +225,7 @@ found:
 struct backport {
 	unsigned int series;	/* UG_KVER(a, b, 0) */
 	unsigned int first;	/* first sublevel with it, 0: unknown */
+	unsigned int seen;	/* a sublevel seen to have it (source read) */
 };
 
 static int change_state(unsigned int mainline, const struct backport *bp,
@@ -236,28 +241,30 @@ static int change_state(unsigned int mainline, const struct backport *bp,
 			continue;
 		if (bp[i].first)
 			return sub >= bp[i].first;
+		if (bp[i].seen && sub >= bp[i].seen)
+			return 1;
 		return -1;
 	}
 	return 0;
 }
 
 static const struct backport limit_bp[] = {
-	{ UG_KVER(6, 8, 0), 8 },
-	{ UG_KVER(6, 1, 0), 0 },	/* present in 6.1.192, first unknown */
-	{ UG_KVER(6, 6, 0), 0 },
-	{ UG_KVER(5, 15, 0), 0 },
-	{ UG_KVER(5, 10, 0), 0 },
-	{ UG_KVER(5, 4, 0), 0 },
+	{ UG_KVER(6, 8, 0), 8, 0 },
+	{ UG_KVER(6, 1, 0), 0, 192 },	/* Debian's 6.1.192 source has it */
+	{ UG_KVER(6, 6, 0), 0, 0 },
+	{ UG_KVER(5, 15, 0), 0, 0 },
+	{ UG_KVER(5, 10, 0), 0, 0 },
+	{ UG_KVER(5, 4, 0), 0, 0 },
 };
 
 static const struct backport oversize_bp[] = {
-	{ UG_KVER(6, 1, 0), 129 },
-	{ UG_KVER(5, 15, 0), 179 },
-	{ UG_KVER(6, 13, 0), 0 },
-	{ UG_KVER(6, 12, 0), 0 },
-	{ UG_KVER(6, 6, 0), 0 },
-	{ UG_KVER(5, 10, 0), 0 },
-	{ UG_KVER(5, 4, 0), 0 },
+	{ UG_KVER(6, 1, 0), 129, 0 },
+	{ UG_KVER(5, 15, 0), 179, 0 },
+	{ UG_KVER(6, 13, 0), 0, 0 },
+	{ UG_KVER(6, 12, 0), 0, 0 },
+	{ UG_KVER(6, 6, 0), 0, 0 },
+	{ UG_KVER(5, 10, 0), 0, 0 },
+	{ UG_KVER(5, 4, 0), 0, 0 },
 };
 
 static int family_mss(int family, int extra)
@@ -308,7 +315,7 @@ static void model_init(int probe_family)
 	if (st >= 0) {
 		km.limit = st ? NEW_LIMIT : OLD_LIMIT;
 		snprintf(km.limit_why, sizeof(km.limit_why),
-			 "%d by version (1382e3b6a350 in v6.9, stable 6.8.8)",
+			 "%d by version (1382e3b6a350 in v6.9, stable 6.8.8, in 6.1.192)",
 			 km.limit);
 	} else {
 		/* 65 one-byte segments: refused only with the old limit */
@@ -441,6 +448,13 @@ static struct expect expect_of(const struct tcase *tc, const struct ctx *c,
 	} else if (gso && cfg_sw_csum && !km.csum_fallback) {
 		e.err = EIO;
 		e.why = "no checksum offload (pre-10154dbded6d)";
+	} else if (gso && c->family == AF_INET6 && c->extra &&
+		   !km.csum_fallback) {
+		/* __ip6_append_data() leaves CHECKSUM_PARTIAL off with
+		 * extension headers, udp_v6_send_skb() then says EIO
+		 */
+		e.err = EIO;
+		e.why = "IPv6 extension header, no CHECKSUM_PARTIAL (pre-10154dbded6d)";
 	}
 	if (e.err) {
 		e.err_hidden = cfg_cork && len > 1;
@@ -947,7 +961,8 @@ static void parse_opts(int argc, char **argv)
 		default:
 			if (optopt && strchr("tp", optopt))
 				ug_die(1, "-%c: missing value, allowed %s", optopt,
-				       optopt == 't' ? "0..NCASES-1" : "1..65535");
+				       optopt == 't' ? "0.." UG_STR(NCASES_MAX) :
+				       "1..65535");
 			ug_die(1, "%s: unknown option, allowed -4 -6 -c -C -m -R "
 			       "-s -t N -p PORT -L --cork --sink --sink-gso "
 			       "--sink-encap --csum --kernel-version",

@@ -12,17 +12,21 @@
 #   packet/byte counts: one GSO skb (tx-udp-segmentation on) vs N segments
 #   ipip tunnel over the sink: send results, as upstream
 #
-# usage: udpgso.sh [-v]   (-v: also print udpgso's own output)
+# usage: udpgso.sh [-v] [-k PATTERN]
+#   -v: also print udpgso's own output; -k: only variants whose name matches
+#   the shell pattern (e.g. -k '*sink*')
 
 set -u
 . "$(dirname "$0")/scripts/lib.sh"
 
 BIN="$UDPGSO_BIN/udpgso"
-verbose=0
-while getopts "v" o; do
+verbose=0 only='*'
+while getopts ":vk:" o; do
 	case "$o" in
 	v) verbose=1 ;;
-	*) ug_die "-$OPTARG: unknown option, allowed -v" ;;
+	k) only=$OPTARG ;;
+	:) ug_die "-$OPTARG: missing value, allowed a shell pattern" ;;
+	*) ug_die "-$OPTARG: unknown option, allowed -v -k PATTERN" ;;
 	esac
 done
 shift $((OPTIND - 1))
@@ -167,6 +171,8 @@ print(s["packets"], s["bytes"])'
 run_variant() {
 	local name=$1 reqs=$2 setup=$3 ns out rc line why sink="" c0 c1 a prev=""
 	shift 4
+	# shellcheck disable=SC2053
+	[[ "$name" == $only ]] || return 0
 	nvar=$((nvar + 1))
 	ns=v$nvar
 	if [ -n "$reqs" ] && ! why=$(ug_need_cmd $reqs); then
@@ -285,6 +291,7 @@ for f in 4 6; do
 	for cs in on off; do
 		csum=hw
 		[ "$cs" = off ] && csum=sw
+		[[ "ipv$f tunnel $csum-csum" == $only ]] || continue
 		if [ "${have_ipip:-0}" != 1 ]; then
 			ktap_skip "ipv$f tunnel $csum-csum" "no ipip device on this kernel"
 			continue
