@@ -7,7 +7,7 @@
 TEST_GEN_FILES := udpgso_bench_tx udpgso_bench_rx udpgso
 # tests run by run_tests, in this order (each prints its own KTAP)
 TEST_PROGS := udpgso_bench.sh udpgso.sh udpgro.sh udpgro_fwd.sh \
-	      scripts_test.sh kmod_test.sh
+	      scripts_test.sh kselftest_test.sh kmod_test.sh
 # tests that only use the userspace tools: the sanitizer pass runs these
 USER_TESTS := udpgso_bench.sh udpgso.sh udpgro.sh udpgro_fwd.sh
 TEST_FILES := settings config scripts kmod
