@@ -176,7 +176,7 @@ case_fwd_udp_gro_fwd_gro_socket() {
 case_local_gro_fwd_dnat() {
 	gro_ns tx rx || return
 	gro_link tx vtx "$A_TX" rx vrx "$A_RX" || return
-	gro_addr rx vrx "$A_RX2" || return
+	gro_addr rx vrx "$A_RX2" && gro_neigh tx vtx "$A_RX2" rx vrx || return
 	gro_sender_segments tx vtx || return
 	gro_offload rx vrx gro on rx-udp-gro-forwarding on || return
 	gro_dnat rx "$A_RX2" "$A_RX" || return
@@ -201,7 +201,8 @@ case_vxlan_gro_list() {
 # get past the socket lookup: still N outer, N inner
 case_vxlan_gro_fwd() {
 	vxlan_pair && gro_offload rx vrx gro on rx-udp-gro-forwarding on || return
-	gro_addr rx vx "$O_RX2" "$OLEN" && gro_dnat rx "$O_RX2" "$O_RX" || return
+	gro_addr rx vx "$O_RX2" "$OLEN" && gro_neigh tx vx "$O_RX2" rx vx || return
+	gro_dnat rx "$O_RX2" "$O_RX" || return
 	rx_plain rx -b "$O_RX" || return
 	send_vxlan "$O_RX2"
 	sent_ok "$N"; rx_ok rx "$N"; n_on wire "$N"; n_on outer "$N"
