@@ -538,50 +538,29 @@ static void rx_account(struct worker *w, uint64_t t0, unsigned int n)
 		rx_stop(STOP_COUNT);
 }
 
-static void loop_recv(struct worker *w)
+/* one receive call of the configured kind: how many messages, or -1 */
+static int rx_call(struct worker *w, unsigned int vlen)
 {
-	size_t cap = cfg.read_all ? RX_MSG_LEN : 0;
-	uint64_t t0;
 	ssize_t r;
 
-	while (!stopping() && rx_budget(1)) {
-		t0 = w->first_ns ? 0 : ug_now_ns();
-		r = recv(w->fd, w->buf, cap, MSG_TRUNC | MSG_DONTWAIT);
-		if (r < 0) {
-			if (rx_fail(w))
-				break;
-			continue;
-		}
-		rx_read(w, (uint8_t *)w->buf, r, cap, -1);
-		rx_account(w, t0, 1);
+	switch (cfg.mode) {
+	case MODE_RECV:
+		r = recv(w->fd, w->iovs[0].iov_base, w->iovs[0].iov_len,
+			 MSG_TRUNC | MSG_DONTWAIT);
+		break;
+	case MODE_RECVMSG:
+		r = recvmsg(w->fd, &w->msgs[0].msg_hdr, MSG_TRUNC | MSG_DONTWAIT);
+		break;
+	default:
+		return recvmmsg(w->fd, w->msgs, vlen, MSG_TRUNC | MSG_DONTWAIT, NULL);
 	}
+	if (r < 0)
+		return -1;
+	w->msgs[0].msg_len = r;
+	return 1;
 }
 
-static void loop_recvmsg(struct worker *w)
-{
-	size_t cap = cfg.read_all ? RX_MSG_LEN : 0;
-	bool cm = cfg.gro || cfg.exp_gso;
-	struct iovec iov = { .iov_base = w->buf, .iov_len = cap };
-	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1 };
-	uint64_t t0;
-	ssize_t r;
-
-	msg.msg_control = cm ? w->ctrl : NULL;
-	while (!stopping() && rx_budget(1)) {
-		msg.msg_controllen = cm ? RX_CTRL_LEN : 0;
-		t0 = w->first_ns ? 0 : ug_now_ns();
-		r = recvmsg(w->fd, &msg, MSG_TRUNC | MSG_DONTWAIT);
-		if (r < 0) {
-			if (rx_fail(w))
-				break;
-			continue;
-		}
-		rx_read(w, (uint8_t *)w->buf, r, cap, cm ? ug_cmsg_gro_size(&msg) : -1);
-		rx_account(w, t0, 1);
-	}
-}
-
-static void loop_recvmmsg(struct worker *w)
+static void loop_udp(struct worker *w)
 {
 	size_t cap = cfg.read_all ? RX_MSG_LEN : 0;
 	bool cm = cfg.gro || cfg.exp_gso;
@@ -603,7 +582,7 @@ static void loop_recvmmsg(struct worker *w)
 			for (i = 0; i < (int)vlen; i++)
 				w->msgs[i].msg_hdr.msg_controllen = RX_CTRL_LEN;
 		t0 = w->first_ns ? 0 : ug_now_ns();
-		r = recvmmsg(w->fd, w->msgs, vlen, MSG_TRUNC | MSG_DONTWAIT, NULL);
+		r = rx_call(w, vlen);
 		if (r < 0) {
 			if (rx_fail(w))
 				break;
@@ -660,12 +639,8 @@ static void *worker_main(void *arg)
 
 	if (cfg.tcp)
 		loop_tcp(w);
-	else if (cfg.mode == MODE_RECV)
-		loop_recv(w);
-	else if (cfg.mode == MODE_RECVMSG)
-		loop_recvmsg(w);
 	else
-		loop_recvmmsg(w);
+		loop_udp(w);
 	return NULL;
 }
 
