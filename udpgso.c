@@ -722,18 +722,20 @@ static void drain(int fdr)
 
 static const char *errname(int err)
 {
+	static const struct {
+		int err;
+		const char *name;
+	} names[] = {
+		{ 0, "success" }, { EMSGSIZE, "EMSGSIZE" }, { EINVAL, "EINVAL" },
+		{ EIO, "EIO" }, { ENOMEM, "ENOMEM" }, { ENOBUFS, "ENOBUFS" },
+		{ EPERM, "EPERM" }, { ENETUNREACH, "ENETUNREACH" },
+	};
 	static char buf[16];
+	size_t i;
 
-	switch (err) {
-	case 0: return "success";
-	case EMSGSIZE: return "EMSGSIZE";
-	case EINVAL: return "EINVAL";
-	case EIO: return "EIO";
-	case ENOMEM: return "ENOMEM";
-	case ENOBUFS: return "ENOBUFS";
-	case EPERM: return "EPERM";
-	case ENETUNREACH: return "ENETUNREACH";
-	}
+	for (i = 0; i < ARRAY_SIZE(names); i++)
+		if (names[i].err == err)
+			return names[i].name;
 	snprintf(buf, sizeof(buf), "errno %d", err);
 	return buf;
 }
@@ -819,7 +821,8 @@ static void run_case(struct ktap *t, int id, int family, bool connected,
 		ok = cfg_norecv ? true : check_rx(fdr, &e, msg, sizeof(msg));
 	}
 	if (ok && cfg_sink) {
-		if (sink_read("statistics/tx_packets", &p1) || sink_read("statistics/tx_bytes", &b1))
+		if (sink_read("statistics/tx_packets", &p1) ||
+		    sink_read("statistics/tx_bytes", &b1))
 			ug_die(1, "--sink %s: cannot read its statistics",
 			       cfg_sink);
 		ok = check_sink(&c, &e, p1 - p0, b1 - b0, msg, sizeof(msg));
@@ -924,21 +927,39 @@ static void parse_opts(int argc, char **argv)
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "46cCmRst:p:Lh", lopts, NULL)) != -1) {
 		switch (c) {
-		case '4': cfg_v4 = true; break;
-		case '6': cfg_v6 = true; break;
-		case 'c': cfg_connected = true; break;
-		case 'C': cfg_unconnected = true; break;
-		case 'm': cfg_msgmore = true; break;
-		case 'K': cfg_cork = true; break;
-		case 'R': cfg_norecv = true; break;
-		case 's': cfg_setsockopt = true; break;
+		case '4':
+			cfg_v4 = true;
+			break;
+		case '6':
+			cfg_v6 = true;
+			break;
+		case 'c':
+			cfg_connected = true;
+			break;
+		case 'C':
+			cfg_unconnected = true;
+			break;
+		case 'm':
+			cfg_msgmore = true;
+			break;
+		case 'K':
+			cfg_cork = true;
+			break;
+		case 'R':
+			cfg_norecv = true;
+			break;
+		case 's':
+			cfg_setsockopt = true;
+			break;
 		case 't':
 			cfg_case = ug_parse_ll("-t", optarg, 0, NCASES - 1);
 			break;
 		case 'p':
 			cfg_port = ug_parse_ll("-p", optarg, 1, 65535);
 			break;
-		case 'S': cfg_sink = optarg; break;
+		case 'S':
+			cfg_sink = optarg;
+			break;
 		case 'G':
 			cfg_sink_gso = ug_parse_choice("--sink-gso", optarg,
 						       sink_modes);
@@ -951,7 +972,9 @@ static void parse_opts(int argc, char **argv)
 			cfg_sw_csum = ug_parse_choice("--csum", optarg,
 						      csum_modes) == 1;
 			break;
-		case 'V': cfg_kver = optarg; break;
+		case 'V':
+			cfg_kver = optarg;
+			break;
 		case 'L':
 			list_cases();
 			exit(0);

@@ -234,10 +234,11 @@ check_totals() {	# NAME "P0 B0" "P1 B1" OUTPUT
 	read -r p1 b1 <<<"$3"
 	tp=$(sed -n 's/^# sink totals: .* packets=\([0-9]*\) .*/\1/p' <<<"$4")
 	tb=$(sed -n 's/^# sink totals: .* bytes=\([0-9]*\)$/\1/p' <<<"$4")
+	local d="ip -s -j link tx delta $((p1 - p0)) packets $((b1 - b0)) bytes"
 	if [ "$((p1 - p0))" = "${tp:-x}" ] && [ "$((b1 - b0))" = "${tb:-x}" ]; then
-		ktap_ok "$1: ip -s -j link tx delta $((p1 - p0)) packets $((b1 - b0)) bytes = sum of the cases"
+		ktap_ok "$1: $d = sum of the cases"
 	else
-		ktap_fail "$1: ip -s -j link tx delta $((p1 - p0)) packets $((b1 - b0)) bytes, cases saw ${tp:-?} packets ${tb:-?} bytes"
+		ktap_fail "$1: $d, cases saw ${tp:-?} packets ${tb:-?} bytes"
 	fi
 }
 
