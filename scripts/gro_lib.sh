@@ -293,7 +293,7 @@ _gro_snap() {		# FILE
 	done
 }
 # wait until the watched link counters stop moving (IPv6 MLD reports after
-# an address is added), 300 ms quiet or 3 s at most
+# an address is added), 200 ms quiet or 3 s at most
 gro_settle() {
 	local i prev="" cur quiet=0 w key kind a b c
 	for ((i = 0; i < 30; i++)); do
@@ -304,7 +304,7 @@ gro_settle() {
 		done | tr '\n' ' ')
 		if [ "$cur" = "$prev" ]; then
 			quiet=$((quiet + 1))
-			[ "$quiet" -ge 3 ] && return 0
+			[ "$quiet" -ge 2 ] && return 0
 		else
 			quiet=0
 		fi
@@ -363,6 +363,29 @@ gro_rx() {
 	done
 	gro_fail "$key did not bind port $port"
 }
+# gro_rx_wait KEY: wait for one receiver to finish
+gro_rx_wait() {
+	local i
+	for i in "${!_gro_rx_keys[@]}"; do
+		if [ "${_gro_rx_keys[$i]}" = "$1" ] && [ -n "${_gro_rx_pids[$i]}" ]; then
+			wait "${_gro_rx_pids[$i]}"
+			echo "$?" >"$_gro_tmp/$1.rc"
+			_gro_rx_pids[$i]=""
+		fi
+	done
+	return 0
+}
+# gro_rx_stop KEY: end a receiver that expects nothing (SIGINT: it prints
+# its summary and exits 0 unless something was wrong)
+gro_rx_stop() {
+	local i
+	for i in "${!_gro_rx_keys[@]}"; do
+		if [ "${_gro_rx_keys[$i]}" = "$1" ] && [ -n "${_gro_rx_pids[$i]}" ]; then
+			kill -INT "${_gro_rx_pids[$i]}" 2>/dev/null
+		fi
+	done
+	return 0
+}
 _gro_bound() {		# -u|-t NS PORT: sockets bound to (listening on) PORT
 	ns_exec "$2" ss -Hln "$1" "sport = :$3" 2>/dev/null | wc -l
 }
@@ -385,9 +408,8 @@ gro_send() {
 # check everything, print one KTAP line, tear the namespaces down
 gro_case_end() {
 	local i key rc ok=1 t
-	for i in "${!_gro_rx_pids[@]}"; do
-		wait "${_gro_rx_pids[$i]}"
-		echo "$?" >"$_gro_tmp/${_gro_rx_keys[$i]}.rc"
+	for i in "${!_gro_rx_keys[@]}"; do
+		gro_rx_wait "${_gro_rx_keys[$i]}"
 	done
 	if [ -f "$_gro_tmp/before" ]; then
 		_gro_snap "$_gro_tmp/after"
