@@ -118,12 +118,13 @@ static void rx_stop(int reason)
 {
 	int none = STOP_NONE, saved = errno;
 	uint64_t one = 1;
+	ssize_t n;
 
 	__atomic_compare_exchange_n(&g_stop, &none, reason, false,
 				    __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
-	if (write(g_efd, &one, sizeof(one)) < 0) {
-		/* the counter is already non-zero: still readable */
-	}
+	/* a failed write means the counter is already non-zero: readable */
+	n = write(g_efd, &one, sizeof(one));
+	(void)n;
 	errno = saved;
 }
 
@@ -140,16 +141,19 @@ static void on_signal(int sig)
 
 /* ---- options ----------------------------------------------------------- */
 
+#define RX_USAGE "[-4] [-b addr] [-C ms] [-G] [-l len] [-n nr] [-p port] [-r] " \
+	"[-R ms] [-S gso_size] [-t] [-v] [--json] [--mode recv|recvmsg|recvmmsg] " \
+	"[--batch N] [--reuseport N] [--seq] [--flows N] [--rcvbuf BYTES] [--cpu LIST]"
+
 static void __attribute__((noreturn)) usage_die(const char *what)
 {
-	ug_die(1, "%s; usage: %s [-4] [-b addr] [-C ms] [-G] [-l len] [-n nr] "
-	       "[-p port] [-r] [-R ms] [-S gso_size] [-t] [-v] [--json] "
-	       "[--mode recv|recvmsg|recvmmsg] [--batch N] [--reuseport N] "
-	       "[--seq] [--flows N] [--rcvbuf BYTES] [--cpu LIST]", what, ug_prog);
+	ug_die(1, "%s; usage: %s " RX_USAGE, what, ug_prog);
 }
 
-enum { OPT_JSON = 256, OPT_MODE, OPT_BATCH, OPT_REUSEPORT, OPT_SEQ, OPT_FLOWS,
-       OPT_RCVBUF, OPT_CPU, OPT_HELP };
+enum {
+	OPT_JSON = 256, OPT_MODE, OPT_BATCH, OPT_REUSEPORT, OPT_SEQ, OPT_FLOWS,
+	OPT_RCVBUF, OPT_CPU, OPT_HELP,
+};
 
 static const struct option long_opts[] = {
 	{ "json", no_argument, NULL, OPT_JSON },
@@ -253,7 +257,8 @@ static void parse_opts(int argc, char **argv)
 						  cfg.cpus, RX_MAX_CPUS);
 			break;
 		case OPT_HELP:
-			usage_die("help");
+			printf("usage: %s " RX_USAGE "\n", ug_prog);
+			exit(0);
 		case ':':
 			snprintf(what, sizeof(what), "%s: missing value",
 				 argv[optind - 1]);
