@@ -165,9 +165,11 @@ def one_run(path, conf):
         if meta.get("rx_bound") != "1":
             why.append("rx did not bind its port")
         if r["rc_tx"] or tx is None:
-            why.append("tx exit %d: %s" % (r["rc_tx"], last_line(sec.get("tx.stderr", ""))))
+            why.append("tx exit %d%s: %s" % (r["rc_tx"], "" if tx else ", no JSON summary",
+                                             last_line(sec.get("tx.stderr", ""))))
         if r["rc_rx"] or rx is None:
-            why.append("rx exit %d: %s" % (r["rc_rx"], last_line(sec.get("rx.stderr", ""))))
+            why.append("rx exit %d%s: %s" % (r["rc_rx"], "" if rx else ", no JSON summary",
+                                             last_line(sec.get("rx.stderr", ""))))
         r["error"] = "; ".join(why)
         return r
     r["status"] = "ok"
@@ -240,6 +242,7 @@ def check(r, tx, rx):
             bad.append("UdpOutDatagrams +%d exceeds the %d datagrams tx counted" %
                        (outd, tx["datagrams"]))
         drops = (c["nstat_rx"].get("UdpRcvbufErrors", 0) + c["nstat_rx"].get("UdpInErrors", 0)
+                 + c["nstat_rx"].get("UdpNoPorts", 0)
                  + c["nstat_tx"].get("UdpSndbufErrors", 0)
                  + c["dev_tx"].get("tx_dropped", 0) + c["dev_rx"].get("rx_dropped", 0)
                  + sum(v for k, v in c["ethtool_tx"].items() if "drop" in k)
@@ -332,6 +335,8 @@ def plots(d, configs, settings, cost_label):
             ("rx_MBps", "received MB/s (2^20 B/s), median with min-max", "throughput.png", True),
             ("cost_per_GiB", "CPU cost per GiB received: %s" % cost_label, "cpu_cost.png",
              False)):
+        if not any(c[field] for c in configs):
+            continue
         fig, ax = plt.subplots(figsize=(max(8, 1.1 * len(pairs) + 2), 5))
         w = 0.8 / len(settings)
         for si, s in enumerate(settings):

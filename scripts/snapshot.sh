@@ -9,6 +9,7 @@
 #                                      does not list in `ethtool -k`
 #   snapshot.sh features DEV           its ethtool -k features, one a line
 #   snapshot.sh counters DEV           Udp/UdpLite MIB, sysfs and ethtool -S
+#   snapshot.sh agent                  answer requests on stdin (see do_agent)
 #
 # What is recorded: net.core.{r,w}mem_{max,default}; the network namespaces
 # and links that exist; per DEV the ethtool -k features, -l channels, -c
@@ -23,31 +24,30 @@ set -u
 export LC_ALL=C
 
 SYSCTLS="net.core.rmem_max net.core.rmem_default net.core.wmem_max net.core.wmem_default"
-# ethtool -k prints a few legacy labels; these are the names -K accepts
-legacy_name() {
-	case "$1" in
-	rx-checksumming) echo rx ;;
-	generic-segmentation-offload) echo gso ;;
-	generic-receive-offload) echo gro ;;
-	large-receive-offload) echo lro ;;
-	rx-vlan-offload) echo rxvlan ;;
-	tx-vlan-offload) echo txvlan ;;
-	ntuple-filters) echo ntuple ;;
-	receive-hashing) echo rxhash ;;
-	*) echo "$1" ;;
-	esac
-}
-
 # features as "feat NAME on|off" (changeable) and "fixed NAME on|off";
 # group headers whose members are listed (tx-checksumming, ...) are left
 # out: their members carry the state
 snap_features() {
 	ethtool -k "$1" 2>/dev/null | awk '
+		BEGIN {
+			# ethtool -k prints a few legacy labels; these are the
+			# names ethtool -K accepts for them
+			lg["rx-checksumming"] = "rx"
+			lg["generic-segmentation-offload"] = "gso"
+			lg["generic-receive-offload"] = "gro"
+			lg["large-receive-offload"] = "lro"
+			lg["rx-vlan-offload"] = "rxvlan"
+			lg["tx-vlan-offload"] = "txvlan"
+			lg["ntuple-filters"] = "ntuple"
+			lg["receive-hashing"] = "rxhash"
+		}
 		NR == 1 { next }
 		{
 			line = $0; ind = (substr(line, 1, 1) == "\t")
 			sub(/^\t/, "", line)
 			name = line; sub(/:.*/, "", name)
+			if (name in lg)
+				name = lg[name]
 			val = line; sub(/^[^:]*: */, "", val)
 			fixed = (val ~ /\[fixed\]/); sub(/ .*/, "", val)
 			n++; nm[n] = name; vl[n] = val; fx[n] = fixed; in_[n] = ind
@@ -58,9 +58,7 @@ snap_features() {
 					continue	# a group header
 				printf "%s %s %s\n", fx[i] ? "fixed" : "feat", nm[i], vl[i]
 			}
-		}' | while read -r kind name val; do
-		echo "$kind $(legacy_name "$name") $val"
-	done
+		}'
 }
 
 snap_channels() {
@@ -201,13 +199,42 @@ do_check() {
 # counters DEV: what an A/B run reads around each measurement: the Udp and
 # UdpLite lines of /proc/net/snmp (what nstat shows), the device's
 # statistics from sysfs and its ethtool -S counters
+# (shell builtins but for one ethtool: it runs around every measurement)
 do_counters() {
-	local f
-	awk '$1 == "Udp:" || $1 == "UdpLite:"' /proc/net/snmp
+	local f l v k
+	while read -r l; do
+		case "$l" in Udp:* | UdpLite:*) echo "$l" ;; esac
+	done </proc/net/snmp
 	for f in rx_packets tx_packets rx_bytes tx_bytes rx_dropped tx_dropped rx_errors tx_errors; do
-		echo "sysfs $f $(cat "/sys/class/net/$1/statistics/$f" 2>/dev/null || echo 0)"
+		v=0
+		read -r v <"/sys/class/net/$1/statistics/$f" 2>/dev/null
+		echo "sysfs $f $v"
 	done
-	ethtool -S "$1" 2>/dev/null | awk -F': *' 'NR > 1 { sub(/^ +/, "", $1); print "ethtool", $1, $2 }'
+	ethtool -S "$1" 2>/dev/null | {
+		read -r l
+		while IFS=: read -r k v; do
+			k=${k// /} v=${v// /}
+			echo "ethtool $k $v"
+		done
+	}
+}
+
+# agent: read requests on stdin, answer each followed by a line @@END;
+# an A/B run keeps one per side so that reading counters costs no process
+# start (and no ssh connection) per run.  Requests: counters DEV,
+# features DEV, ethtool ARGS... (prints "rc N")
+do_agent() {
+	local cmd args
+	while read -r cmd args; do
+		case "$cmd" in
+		counters) do_counters "$args" ;;
+		features) snap_features "$args" ;;
+		# shellcheck disable=SC2086
+		ethtool) ethtool $args >/dev/null 2>&1; echo "rc $?" ;;
+		*) echo "unknown request $cmd" ;;
+		esac
+		echo "@@END"
+	done
 }
 
 case "${1:-}" in
@@ -216,6 +243,7 @@ restore) shift; do_restore "$@" ;;
 check) shift; do_check "$@" ;;
 features) shift; snap_features "$1" ;;
 counters) shift; do_counters "$1" ;;
+agent) do_agent ;;
 *) echo "usage: snapshot.sh save [DEV...] | restore SNAPSHOT [DEV...] | check DEV FEATURE... | features DEV" >&2
    exit 1 ;;
 esac
