@@ -51,23 +51,21 @@ gro_counter_backend() {
 # ---- addresses ------------------------------------------------------------------
 # gro_family 4|6: sets FAM (-4/-6, the sender's flag), RXF (the receiver's:
 # -4 or nothing, as upstream's rx has no -6), V (ipv4/ipv6), the address plan
-#   two-namespace topology:  tx A_TX  <-veth->  rx A_RX (+ A_RX2, A_RX3)
+#   two-namespace topology:  tx A_TX  <-veth->  rx A_RX (+ A_RX2)
 #   routed topology:          tx R_TX  <->  R_RT1 router R_RT2  <->  R_RX rx
 #   vxlan overlay (on the two-namespace underlay):  O_TX  <->  O_RX (+ O_RX2)
 gro_family() {
 	if [ "$1" = 4 ]; then
 		FAM=-4 RXF=(-4) V=ipv4 PLEN=24 OLEN=24
-		A_TX=192.168.1.2 A_RX=192.168.1.1 A_RX2=192.168.1.3 A_RX3=192.168.1.4
+		A_TX=192.168.1.2 A_RX=192.168.1.1 A_RX2=192.168.1.3
 		R_TX=192.168.1.2 R_RT1=192.168.1.1 R_RT2=192.168.2.1 R_RX=192.168.2.2
-		R_NAT=192.168.2.100
 		O_TX=172.16.1.2 O_RX=172.16.1.1 O_RX2=172.16.1.100
 		# the UDP payload of a full 1500-byte frame
 		MSS=1472
 	else
 		FAM=-6 RXF=() V=ipv6 PLEN=64 OLEN=64
-		A_TX=2001:db8::2 A_RX=2001:db8::1 A_RX2=2001:db8::3 A_RX3=2001:db8::4
+		A_TX=2001:db8::2 A_RX=2001:db8::1 A_RX2=2001:db8::3
 		R_TX=2001:db8:1::2 R_RT1=2001:db8:1::1 R_RT2=2001:db8:2::1 R_RX=2001:db8:2::2
-		R_NAT=2001:db8:2::100
 		O_TX=2001:db8:10::2 O_RX=2001:db8:10::1 O_RX2=2001:db8:10::100
 		MSS=1452
 	fi
