@@ -405,7 +405,7 @@ gro_send() {
 # gro_case_end CHECK...: wait for the receivers, take the counter deltas,
 # check everything, print one KTAP line, tear the namespaces down
 gro_case_end() {
-	local i key rc ok=1 t
+	local i f key rc ok=1 t
 	for i in "${!_gro_rx_keys[@]}"; do
 		gro_rx_wait "${_gro_rx_keys[$i]}"
 	done
@@ -424,7 +424,8 @@ gro_case_end() {
 		rc=$(cat "$f")
 		if [ "$rc" -eq 4 ]; then
 			_gro_teardown
-			ktap_skip "$_gro_name" "$key: $(grep -h SKIP "$_gro_tmp/$key.err" | tail -n1)"
+			ktap_skip "$_gro_name" \
+				"$key: $(grep -h SKIP "$_gro_tmp/$key.err" | tail -n1)"
 			return
 		fi
 		if [ "$rc" -ne 0 ]; then
