@@ -1,0 +1,219 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# bench_vs_upstream.sh: our udpgso_bench_tx against the kernel's own selftest
+# tx (tools/testing/selftests/net/udpgso_bench_tx.c of Debian's
+# linux-source-6.1), side by side on loopback, a fresh network namespace per
+# run.  A benchmark, not a test: it asserts nothing about speed.
+#
+#   scripts/bench_vs_upstream.sh [-l SECS] [-r REPS] [-o DIR] [-f 4|6|46]
+#                                [-k TARBALL] [-n]
+#
+#   -l SECS     length of each run (default 3)
+#   -r REPS     runs per tool and mode (default 5)
+#   -o DIR      where to write the command line, raw logs and the table
+#               (default results/bench-vs-upstream-YYYYMMDD-HHMM)
+#   -f FAMS     address families: 4, 6 or 46 (default 46)
+#   -k TARBALL  linux-source tarball (default /usr/src/linux-source-6.1.tar.xz)
+#   -n          do not pin (default: receiver on CPU 0, sender on CPU 1)
+#
+# Upstream's udpgso_bench_{tx,rx}.c are extracted to a temporary directory
+# and built there with upstream's CFLAGS; nothing of them is kept.  The
+# receiver is upstream's udpgso_bench_rx for both senders, so only the
+# sender differs.  Runs alternate: for each repetition, for each mode, ours
+# then upstream's.  The figure compared is the sender's own per-second
+# "udp tx: N MB/s" lines (upstream's format, kept by our tool), averaged over
+# the run; the receiver's per-second lines give the delivered MB/s.  Table:
+# medians over the repetitions and our/upstream ratios; then our modes that
+# upstream lacks (sendmmsg + GSO) against upstream's best mode.
+set -u
+. "$(dirname "$0")/lib.sh"
+
+secs=3 reps=5 out= fams=46 pin=1
+tarball=/usr/src/linux-source-6.1.tar.xz
+while getopts "l:r:o:f:k:n" o; do
+	case $o in
+	l) secs=$OPTARG ;;
+	r) reps=$OPTARG ;;
+	o) out=$OPTARG ;;
+	f) fams=$OPTARG ;;
+	k) tarball=$OPTARG ;;
+	n) pin=0 ;;
+	*) ug_die "usage: $0 [-l SECS] [-r REPS] [-o DIR] [-f 4|6|46] [-k TARBALL] [-n]" ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ $# -eq 0 ] || ug_die "unexpected argument '$1'"
+case $secs in ''|*[!0-9]*|0) ug_die "-l $secs: allowed 1..600 seconds" ;; esac
+[ "$secs" -le 600 ] || ug_die "-l $secs: allowed 1..600 seconds"
+case $reps in ''|*[!0-9]*|0) ug_die "-r $reps: allowed 1..100" ;; esac
+[ "$reps" -le 100 ] || ug_die "-r $reps: allowed 1..100"
+case $fams in 4|6|46|64) ;; *) ug_die "-f $fams: allowed 4, 6 or 46" ;; esac
+[ -r "$tarball" ] || ug_die "-k $tarball: not readable (apt-get install linux-source-6.1)"
+why=$(ug_need_root) || ug_die "$why"
+why=$(ug_need_cmd ip ss tar xz gcc taskset python3) || ug_die "$why"
+OURS=$UDPGSO_BIN/udpgso_bench_tx
+[ -x "$OURS" ] || ug_die "$OURS: not built (run make)"
+if [ -z "$out" ]; then
+	out=$UG_TOP/results/bench-vs-upstream-$(date -u +%Y%m%d-%H%M)
+fi
+mkdir -p "$out/raw" || ug_die "-o $out: cannot create"
+
+ug_trap_install
+tmp=$(mktemp -d)
+defer "rm -rf '$tmp'"
+
+# ---- upstream's tools, built in a temporary directory -------------------------
+top=$(basename "$tarball" .tar.xz)
+src=$top/tools/testing/selftests/net
+echo "extracting upstream's udpgso_bench_{tx,rx}.c from $(basename "$tarball") ..." >&2
+# (upstream's tx includes ../kselftest.h)
+tar -xJf "$tarball" -C "$tmp" "$src/udpgso_bench_tx.c" "$src/udpgso_bench_rx.c" \
+	"$top/tools/testing/selftests/kselftest.h" ||
+	ug_die "cannot extract $src/udpgso_bench_{tx,rx}.c from $tarball"
+UCFLAGS="-Wall -Wl,--no-as-needed -O2 -g"	# upstream's net/Makefile
+for t in tx rx; do
+	# shellcheck disable=SC2086
+	gcc $UCFLAGS -o "$tmp/up_$t" "$tmp/$src/udpgso_bench_$t.c" ||
+		ug_die "cannot build upstream's udpgso_bench_$t.c"
+done
+UTX=$tmp/up_tx URX=$tmp/up_rx
+
+# ---- modes: NAME|TX ARGS|RX ARGS|WHO (both: ours and upstream; ours: ours only)
+MODES=(
+	"udp||-|both"
+	"udp -m|-m|-|both"
+	"udp -S 0|-S 0|-|both"
+	"udp -S 0 -z|-S 0 -z|-|both"
+	"tcp|-t|-t|both"
+	"udp -S 0, rx -G|-S 0|-G|both"
+	"udp -m -S 0|-m -S 0|-|ours"
+	"udp -m -S 0, rx -G|-m -S 0|-G|ours"
+)
+port=8000
+if [ "$pin" -eq 1 ]; then rx_pin="taskset -c 0" tx_pin="taskset -c 1"; else rx_pin= tx_pin=; fi
+
+{
+	echo "# $(date -u '+%Y-%m-%d %H:%M:%S UTC') $(uname -r) $(nproc) CPUs"
+	echo "cd $UG_TOP && UDPGSO_BIN=$UDPGSO_BIN scripts/bench_vs_upstream.sh" \
+		"-l $secs -r $reps -f $fams -k $tarball -o $out$([ "$pin" -eq 1 ] || echo ' -n')"
+	echo "# ours: $OURS ($(git -C "$UG_TOP" describe --always --dirty 2>/dev/null || echo '?'))"
+	echo "# upstream: $src/udpgso_bench_{tx,rx}.c, gcc $UCFLAGS ($(gcc -dumpfullversion))"
+	echo "# receiver: upstream's udpgso_bench_rx for both senders${rx_pin:+, pinned CPU 0; sender CPU 1}"
+} >"$out/cmdline.txt"
+echo "mode,family,tool,rep,tx_MBps,rx_MBps,tx_lines,rx_lines,rc" >"$out/runs.csv"
+
+# mean of the N in "PROTO DIR: N MB/s" lines of a log, and how many
+mean_mbps() {	# LOG DIR(tx|rx)
+	awk -v d="$2" '$2 == d":" && $4 == "MB/s" { s += $3; n++ }
+		END { if (n) printf "%.1f %d\n", s / n, n; else print "- 0" }' "$1"
+}
+
+nrun=0
+run_one() {	# MODE_INDEX FAMILY TOOL REP
+	local spec=${MODES[$1]} fam=$2 tool=$3 rep=$4 name txa rxa tx ns
+	local tag rxpid rc fa proto
+	IFS='|' read -r name txa rxa _ <<<"$spec"
+	[ "$rxa" = - ] && rxa=
+	nrun=$((nrun + 1))
+	ns=b$nrun
+	tag=$(printf '%s-ipv%s-%s-%d' "$name" "$fam" "$tool" "$rep" | tr -c 'A-Za-z0-9.\n-' '_')
+	if [ "$fam" = 4 ]; then fa="-4 -D 127.0.0.1"; else fa="-6 -D ::1"; fi
+	if [ "$tool" = ours ]; then tx=$OURS; else tx=$UTX; fi
+	case $txa in *-t*) proto=-t ;; *) proto=-u ;; esac
+	ns_add "$ns" || ug_die "cannot create a network namespace"
+	# not through a function: $! must be the receiver itself (ip and
+	# taskset exec it), so that SIGINT, its way to stop, reaches it
+	# shellcheck disable=SC2086
+	ip netns exec "$(ns_name "$ns")" $rx_pin "$URX" -p "$port" $rxa \
+		2>"$out/raw/$tag.rx.log" &
+	rxpid=$!
+	if ! ns_wait_port "$proto" "$ns" "$port"; then
+		kill -INT "$rxpid" 2>/dev/null; wait "$rxpid"
+		ug_die "upstream's receiver did not bind port $port ($tag)"
+	fi
+	# shellcheck disable=SC2086
+	ns_exec "$ns" $tx_pin "$tx" -p "$port" -l "$secs" $fa $txa \
+		>"$out/raw/$tag.tx.out" 2>"$out/raw/$tag.tx.log"
+	rc=$?
+	sleep 0.2	# the receiver's last per-second line
+	kill -INT "$rxpid" 2>/dev/null
+	wait "$rxpid" 2>/dev/null
+	ip netns del "$(ns_name "$ns")" 2>/dev/null
+	read -r txm txn <<<"$(mean_mbps "$out/raw/$tag.tx.log" tx)"
+	read -r rxm rxn <<<"$(mean_mbps "$out/raw/$tag.rx.log" rx)"
+	echo "\"$name\",ipv$fam,$tool,$rep,$txm,$rxm,$txn,$rxn,$rc" >>"$out/runs.csv"
+	printf '%-22s ipv%s %-8s rep %d: tx %8s MB/s  rx %8s MB/s  rc %d\n' \
+		"$name" "$fam" "$tool" "$rep" "$txm" "$rxm" "$rc" >&2
+}
+
+families=$(echo "$fams" | grep -o .)
+total=0
+for m in "${!MODES[@]}"; do
+	case ${MODES[$m]} in *"|both") total=$((total + 2)) ;; *) total=$((total + 1)) ;; esac
+done
+total=$((total * reps * $(echo "$families" | wc -w)))
+echo "$total runs of ${secs}s (about $((total * (secs + 1) / 60 + 1)) min)" >&2
+for rep in $(seq 1 "$reps"); do
+	for m in "${!MODES[@]}"; do
+		for fam in $families; do
+			run_one "$m" "$fam" ours "$rep"
+			case ${MODES[$m]} in *"|both") run_one "$m" "$fam" upstream "$rep" ;; esac
+		done
+	done
+done
+
+# ---- the table -----------------------------------------------------------------
+python3 - "$out/runs.csv" "$reps" >"$out/table.txt" <<'EOF'
+import csv, statistics, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+def med(mode, fam, tool, key):
+    v = [float(r[key]) for r in rows if r['mode'] == mode and r['family'] == fam
+         and r['tool'] == tool and r[key] != '-' and r['rc'] == '0']
+    return (statistics.median(v), len(v)) if v else (None, 0)
+def f(x):
+    return '-' if x is None else '%.0f' % x
+def ratio(a, b):
+    return '-' if a is None or not b else '%.2fx' % (a / b)
+modes = list(dict.fromkeys(r['mode'] for r in rows))
+fams = list(dict.fromkeys(r['family'] for r in rows))
+both = [m for m in modes if any(r['mode'] == m and r['tool'] == 'upstream' for r in rows)]
+# beyond upstream's udpgso_bench.sh: sendmmsg + GSO, a GRO receiver
+beyond = [m for m in modes if '-m -S' in m or 'rx -G' in m]
+print('Sender MB/s (2^20 B/s, median of %s runs; n = runs that exited 0), '
+      'receiver: upstream udpgso_bench_rx' % sys.argv[2])
+print()
+hdr = '%-20s %-5s %9s %9s %7s   %9s %9s %7s  %s' % (
+    'mode', 'fam', 'ours tx', 'upstr tx', 'ratio', 'ours rx', 'upstr rx', 'ratio', 'n')
+print(hdr)
+print('-' * len(hdr))
+best = {}
+for fam in fams:
+    for m in both:
+        ot, on = med(m, fam, 'ours', 'tx_MBps')
+        ut, un = med(m, fam, 'upstream', 'tx_MBps')
+        orx, _ = med(m, fam, 'ours', 'rx_MBps')
+        urx, _ = med(m, fam, 'upstream', 'rx_MBps')
+        print('%-20s %-5s %9s %9s %7s   %9s %9s %7s  %d/%d' % (
+            m, fam, f(ot), f(ut), ratio(ot, ut), f(orx), f(urx), ratio(orx, urx), on, un))
+        if ut is not None and m.startswith('udp') and m not in beyond:
+            if fam not in best or ut > best[fam][1]:
+                best[fam] = (m, ut)
+print()
+print("Beyond upstream's udpgso_bench.sh (sendmmsg + GSO; a UDP_GRO receiver), ours,")
+print("against upstream's best udpgso_bench.sh UDP mode (fastest upstream tx of: udp,")
+print("udp -m, udp -S 0, udp -S 0 -z; same family)")
+print()
+hdr = '%-20s %-5s %9s %9s  %-24s %7s' % ('mode', 'fam', 'ours tx', 'ours rx',
+                                          'upstream best (tx)', 'ratio')
+print(hdr)
+print('-' * len(hdr))
+for fam in fams:
+    for m in beyond:
+        ot, on = med(m, fam, 'ours', 'tx_MBps')
+        orx, _ = med(m, fam, 'ours', 'rx_MBps')
+        bm, bv = best.get(fam, ('-', None))
+        print('%-20s %-5s %9s %9s  %-24s %7s' % (
+            m, fam, f(ot), f(orx), '%s: %s' % (bm, f(bv)), ratio(ot, bv)))
+EOF
+cat "$out/table.txt"
+echo "written: $out/{cmdline.txt,runs.csv,table.txt,raw/}" >&2
