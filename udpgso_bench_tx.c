@@ -336,7 +336,8 @@ static void parse_opts(int argc, char **argv)
 	if (!cfg.family)
 		ug_die(1, "-4/-6: pass one of -4 or -6");
 
-	maxlen = ug_max_udp_payload(cfg.family);
+	/* as upstream: the largest IP packet minus the headers (65507 / 65487) */
+	maxlen = 65535 - ug_udp_hdrlen(cfg.family);
 	cfg.mss = ETH_DATA_LEN_ - ug_udp_hdrlen(cfg.family);
 	if (s_arg)
 		cfg.payload_len = ug_parse_ll("-s", s_arg, 1, maxlen);
@@ -596,7 +597,7 @@ static void plan_split(struct plan *p, uint32_t total, uint32_t unit)
 
 static void plans_build(void)
 {
-	int maxlen = ug_max_udp_payload(cfg.family), cap = gso.max_segs, i, k, reps = 1;
+	int maxlen = 65535 - ug_udp_hdrlen(cfg.family), cap = gso.max_segs, i, k, reps = 1;
 
 	if (cfg.tcp) {
 		plan_push(&plan_plain, cfg.payload_len, 0, 1);
@@ -883,9 +884,17 @@ static void wait_out(struct flow *f, int ms)
 	poll(&pfd, 1, ms);
 }
 
+static void set_pmtu(int fd, int val)
+{
+	if (setsockopt(fd, cfg.family == AF_INET ? SOL_IP : SOL_IPV6,
+		       cfg.family == AF_INET ? IP_MTU_DISCOVER : IPV6_MTU_DISCOVER, &val, sizeof(val)))
+		ug_die_errno(1, "setsockopt path mtu discovery");
+}
+
 static void gso_fallback(struct flow *f, int err)
 {
 	uint32_t dg_pos;
+	int zero = 0;
 
 	if (cfg.no_fallback) {
 		errno = err;
@@ -897,11 +906,10 @@ static void gso_fallback(struct flow *f, int err)
 	}
 	gso.fallback = true;
 	gso.active = false;
-	if (cfg.sockopt) {
-		int zero = 0;
-
+	if (cfg.sockopt)
 		setsockopt(f->fd, SOL_UDP, UDP_SEGMENT, &zero, sizeof(zero));
-	}
+	/* plain sends as upstream's: local fragmentation allowed again */
+	set_pmtu(f->fd, cfg.family == AF_INET ? IP_PMTUDISC_WANT : IPV6_PMTUDISC_WANT);
 	/* carry on at the same datagram of the pass, now one per message */
 	dg_pos = plan_gso.m[f->slots[f->pos].plan_idx].dg_off;
 	f->gso_on = false;
@@ -1256,13 +1264,10 @@ static void flow_socket(struct flow *f)
 	if (cfg.connected && connect(fd, (void *)&f->dst, cfg.alen))
 		ug_die_errno(1, "connect %s", ug_addr_str(&f->dst, addr, sizeof(addr)));
 	if (f->gso_on) {
-		int lvl = cfg.family == AF_INET ? SOL_IP : SOL_IPV6;
-		int opt = cfg.family == AF_INET ? IP_MTU_DISCOVER : IPV6_MTU_DISCOVER;
-		int val = cfg.family == AF_INET ? IP_PMTUDISC_DO : IPV6_PMTUDISC_DO;
+		int val = cfg.gso_size;
 
-		if (setsockopt(fd, lvl, opt, &val, sizeof(val)))
-			ug_die_errno(1, "setsockopt path mtu discovery");
-		val = cfg.gso_size;
+		/* as upstream with -S: no local fragmentation */
+		set_pmtu(fd, cfg.family == AF_INET ? IP_PMTUDISC_DO : IPV6_PMTUDISC_DO);
 		if (cfg.sockopt && setsockopt(fd, SOL_UDP, UDP_SEGMENT, &val, sizeof(val)))
 			ug_die_errno(1, "setsockopt UDP_SEGMENT %d", val);
 	}
@@ -1346,7 +1351,10 @@ static void json_options(struct ug_json *j)
 	ug_json_arr_close(j);
 	ug_json_u64(j, "count", cfg.count);
 	ug_json_u64(j, "msg_nr", cfg.msg_nr);
-	ug_json_i64(j, "runtime_s", cfg.runtime_s);
+	if (cfg.runtime_s >= 0)
+		ug_json_i64(j, "runtime_s", cfg.runtime_s);
+	else
+		ug_json_null(j, "runtime_s");
 	ug_json_i64(j, "poll_loop_s", cfg.poll_loop_s);
 	ug_json_bool(j, "tcp", cfg.tcp);
 	ug_json_bool(j, "zerocopy", cfg.zerocopy);
@@ -1354,7 +1362,10 @@ static void json_options(struct ug_json *j)
 	ug_json_bool(j, "poll", cfg.poll);
 	ug_json_str(j, "tx_tstamp", !cfg.tstamp ? "none" : cfg.hw_ts ? "hw" : "sw");
 	ug_json_bool(j, "cache_thrash", cfg.cache);
-	ug_json_i64(j, "cpu", cfg.cpu);
+	if (cfg.cpu >= 0)
+		ug_json_i64(j, "cpu", cfg.cpu);
+	else
+		ug_json_null(j, "cpu");
 	ug_json_u64(j, "txtime_rate_Bps", cfg.txtime_Bps);
 	ug_json_u64(j, "max_pacing_rate_Bps", cfg.pacing_Bps);
 	ug_json_i64(j, "threads", cfg.threads);
@@ -1362,7 +1373,10 @@ static void json_options(struct ug_json *j)
 	ug_json_bool(j, "seq", cfg.seq);
 	ug_json_u64(j, "flow_id", cfg.flow_id);
 	ug_json_bool(j, "no_gso_fallback", cfg.no_fallback);
-	ug_json_i64(j, "max_segs", cfg.max_segs_arg);
+	if (cfg.max_segs_arg)
+		ug_json_i64(j, "max_segs", cfg.max_segs_arg);
+	else
+		ug_json_null(j, "max_segs");
 	ug_json_bool(j, "verbose", cfg.verbose);
 	ug_json_obj_close(j);
 }
