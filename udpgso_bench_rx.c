@@ -4,10 +4,11 @@
  *
  * Flag-compatible with the kernel selftest of the same name
  * (tools/testing/selftests/net/udpgso_bench_rx.c): -4 -b -C -G -l -n -p -r
- * -R -S -t -v keep their letters and meanings.  Beyond upstream: recvmsg and
- * recvmmsg, UDP_GRO reads split back into datagrams, SO_REUSEPORT groups
- * with one thread per socket, sequence-stamp accounting (loss, duplicates,
- * reordering per flow) and a JSON summary.  See README.md.
+ * -R -S -t -v keep their letters and meanings; -6 (the default family) is
+ * accepted so that tx and rx take the same family flag.  Beyond upstream:
+ * recvmsg and recvmmsg, UDP_GRO reads split back into datagrams,
+ * SO_REUSEPORT groups with one thread per socket, sequence-stamp accounting
+ * (loss, duplicates, reordering per flow) and a JSON summary.  See README.md.
  *
  * Threads: one worker per socket reads; the main thread sleeps in 10 ms
  * ticks, prints upstream's per-second lines, runs the -C/-R timeouts and
@@ -141,7 +142,7 @@ static void on_signal(int sig)
 
 /* ---- options ----------------------------------------------------------- */
 
-#define RX_USAGE "[-4] [-b addr] [-C ms] [-G] [-l len] [-n nr] [-p port] [-r] " \
+#define RX_USAGE "[-4|-6] [-b addr] [-C ms] [-G] [-l len] [-n nr] [-p port] [-r] " \
 	"[-R ms] [-S gso_size] [-t] [-v] [--json] [--mode recv|recvmsg|recvmmsg] " \
 	"[--batch N] [--reuseport N] [--seq] [--flows N] [--rcvbuf BYTES] [--cpu LIST]"
 
@@ -183,11 +184,14 @@ static void parse_opts(int argc, char **argv)
 	int c, i;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":4b:C:Gl:n:p:rR:S:tv", long_opts,
+	while ((c = getopt_long(argc, argv, ":46b:C:Gl:n:p:rR:S:tv", long_opts,
 				NULL)) != -1) {
 		switch (c) {
 		case '4':
 			cfg.family = AF_INET;
+			break;
+		case '6':	/* not upstream's (its default), as tx's -6 */
+			cfg.family = AF_INET6;
 			break;
 		case 'b':
 			cfg.bind_str = optarg;
