@@ -232,13 +232,13 @@ check_totals() {	# NAME "P0 B0" "P1 B1" OUTPUT
 	local p0 b0 p1 b1 tp tb
 	read -r p0 b0 <<<"$2"
 	read -r p1 b1 <<<"$3"
-	tp=$(sed -n 's/^# sink totals: .* packets=\([0-9]*\) .*/\1/p' <<<"$4")
-	tb=$(sed -n 's/^# sink totals: .* bytes=\([0-9]*\)$/\1/p' <<<"$4")
+	tp=$(sed -n 's/^# sink totals[^:]*: .* packets=\([0-9]*\) .*/\1/p' <<<"$4")
+	tb=$(sed -n 's/^# sink totals[^:]*: .* bytes=\([0-9]*\)$/\1/p' <<<"$4")
 	local d="ip -s -j link tx delta $((p1 - p0)) packets $((b1 - b0)) bytes"
 	if [ "$((p1 - p0))" = "${tp:-x}" ] && [ "$((b1 - b0))" = "${tb:-x}" ]; then
-		ktap_ok "$1: $d = sum of the cases"
+		ktap_ok "$1: $d = what the cases and probes saw"
 	else
-		ktap_fail "$1: $d, cases saw ${tp:-?} packets ${tb:-?} bytes"
+		ktap_fail "$1: $d, cases and probes saw ${tp:-?} packets ${tb:-?} bytes"
 	fi
 }
 
