@@ -6,7 +6,7 @@
 # run.  A benchmark, not a test: it asserts nothing about speed.
 #
 #   scripts/bench_vs_upstream.sh [-l SECS] [-r REPS] [-o DIR] [-f 4|6|46]
-#                                [-k TARBALL] [-n]
+#                                [-k TARBALL] [-M REGEX] [-n]
 #
 #   -l SECS     length of each run (default 3)
 #   -r REPS     runs per tool and mode (default 5)
@@ -14,6 +14,7 @@
 #               (default results/bench-vs-upstream-YYYYMMDD-HHMM)
 #   -f FAMS     address families: 4, 6 or 46 (default 46)
 #   -k TARBALL  linux-source tarball (default /usr/src/linux-source-6.1.tar.xz)
+#   -M REGEX    only the modes whose name matches (grep -E), e.g. 'S 0$'
 #   -n          do not pin (default: receiver on CPU 0, sender on CPU 1)
 #
 # Upstream's udpgso_bench_{tx,rx}.c are extracted to a temporary directory
@@ -22,23 +23,26 @@
 # sender differs.  Runs alternate: for each repetition, for each mode, ours
 # then upstream's.  The figure compared is the sender's own per-second
 # "udp tx: N MB/s" lines (upstream's format, kept by our tool), averaged over
-# the run; the receiver's per-second lines give the delivered MB/s.  Table:
+# the run; the receiver's per-second lines give the delivered MB/s, and the
+# sender's user+sys CPU time (bash's `time`) its cost: MB sent per CPU
+# second, less sensitive to a busy machine than MB/s.  Table:
 # medians over the repetitions and our/upstream ratios; then our modes that
 # upstream lacks (sendmmsg + GSO) against upstream's best mode.
 set -u
 . "$(dirname "$0")/lib.sh"
 
-secs=3 reps=5 out= fams=46 pin=1
+secs=3 reps=5 out= fams=46 pin=1 only=
 tarball=/usr/src/linux-source-6.1.tar.xz
-while getopts "l:r:o:f:k:n" o; do
+while getopts "l:r:o:f:k:M:n" o; do
 	case $o in
 	l) secs=$OPTARG ;;
 	r) reps=$OPTARG ;;
 	o) out=$OPTARG ;;
 	f) fams=$OPTARG ;;
 	k) tarball=$OPTARG ;;
+	M) only=$OPTARG ;;
 	n) pin=0 ;;
-	*) ug_die "usage: $0 [-l SECS] [-r REPS] [-o DIR] [-f 4|6|46] [-k TARBALL] [-n]" ;;
+	*) ug_die "usage: $0 [-l SECS] [-r REPS] [-o DIR] [-f 4|6|46] [-k TARBALL] [-M REGEX] [-n]" ;;
 	esac
 done
 shift $((OPTIND - 1))
@@ -58,6 +62,7 @@ if [ -z "$out" ]; then
 fi
 mkdir -p "$out/raw" || ug_die "-o $out: cannot create"
 
+TIMEFORMAT='%U %S'
 ug_trap_install
 tmp=$(mktemp -d)
 defer "rm -rf '$tmp'"
@@ -89,18 +94,27 @@ MODES=(
 	"udp -m -S 0|-m -S 0|-|ours"
 	"udp -m -S 0, rx -G|-m -S 0|-G|ours"
 )
+if [ -n "$only" ]; then
+	sel=()
+	for m in "${MODES[@]}"; do
+		if grep -qE -- "$only" <<<"${m%%|*}"; then sel+=("$m"); fi
+	done
+	[ ${#sel[@]} -gt 0 ] || ug_die "-M $only: matches no mode"
+	MODES=("${sel[@]}")
+fi
 port=8000
 if [ "$pin" -eq 1 ]; then rx_pin="taskset -c 0" tx_pin="taskset -c 1"; else rx_pin= tx_pin=; fi
 
 {
 	echo "# $(date -u '+%Y-%m-%d %H:%M:%S UTC') $(uname -r) $(nproc) CPUs"
 	echo "cd $UG_TOP && UDPGSO_BIN=$UDPGSO_BIN scripts/bench_vs_upstream.sh" \
-		"-l $secs -r $reps -f $fams -k $tarball -o $out$([ "$pin" -eq 1 ] || echo ' -n')"
+		"-l $secs -r $reps -f $fams -k $tarball -o $out$([ "$pin" -eq 1 ] || echo ' -n')" \
+		"${only:+-M '$only'}"
 	echo "# ours: $OURS ($(git -C "$UG_TOP" describe --always --dirty 2>/dev/null || echo '?'))"
 	echo "# upstream: $src/udpgso_bench_{tx,rx}.c, gcc $UCFLAGS ($(gcc -dumpfullversion))"
 	echo "# receiver: upstream's udpgso_bench_rx for both senders${rx_pin:+, pinned CPU 0; sender CPU 1}"
 } >"$out/cmdline.txt"
-echo "mode,family,tool,rep,tx_MBps,rx_MBps,tx_lines,rx_lines,rc" >"$out/runs.csv"
+echo "mode,family,tool,rep,tx_MBps,rx_MBps,tx_lines,rx_lines,rc,tx_cpu_s" >"$out/runs.csv"
 
 # mean of the N in "PROTO DIR: N MB/s" lines of a log, and how many
 mean_mbps() {	# LOG DIR(tx|rx)
@@ -131,19 +145,21 @@ run_one() {	# MODE_INDEX FAMILY TOOL REP
 		kill -INT "$rxpid" 2>/dev/null; wait "$rxpid"
 		ug_die "upstream's receiver did not bind port $port ($tag)"
 	fi
+	# (ip netns exec and taskset exec the sender: `time` sees its CPU)
 	# shellcheck disable=SC2086
-	ns_exec "$ns" $tx_pin "$tx" -p "$port" -l "$secs" $fa $txa \
-		>"$out/raw/$tag.tx.out" 2>"$out/raw/$tag.tx.log"
+	{ time ns_exec "$ns" $tx_pin "$tx" -p "$port" -l "$secs" $fa $txa \
+		>"$out/raw/$tag.tx.out" 2>"$out/raw/$tag.tx.log"; } 2>"$tmp/time"
 	rc=$?
+	cpu=$(awk '{ printf "%.3f", $1 + $2 }' "$tmp/time")
 	sleep 0.2	# the receiver's last per-second line
 	kill -INT "$rxpid" 2>/dev/null
 	wait "$rxpid" 2>/dev/null
 	ip netns del "$(ns_name "$ns")" 2>/dev/null
 	read -r txm txn <<<"$(mean_mbps "$out/raw/$tag.tx.log" tx)"
 	read -r rxm rxn <<<"$(mean_mbps "$out/raw/$tag.rx.log" rx)"
-	echo "\"$name\",ipv$fam,$tool,$rep,$txm,$rxm,$txn,$rxn,$rc" >>"$out/runs.csv"
-	printf '%-22s ipv%s %-8s rep %d: tx %8s MB/s  rx %8s MB/s  rc %d\n' \
-		"$name" "$fam" "$tool" "$rep" "$txm" "$rxm" "$rc" >&2
+	echo "\"$name\",ipv$fam,$tool,$rep,$txm,$rxm,$txn,$rxn,$rc,$cpu" >>"$out/runs.csv"
+	printf '%-22s ipv%s %-8s rep %d: tx %8s MB/s  rx %8s MB/s  tx cpu %6ss  rc %d\n' \
+		"$name" "$fam" "$tool" "$rep" "$txm" "$rxm" "$cpu" "$rc" >&2
 }
 
 families=$(echo "$fams" | grep -o .)
@@ -163,9 +179,14 @@ for rep in $(seq 1 "$reps"); do
 done
 
 # ---- the table -----------------------------------------------------------------
-python3 - "$out/runs.csv" "$reps" >"$out/table.txt" <<'EOF'
+python3 - "$out/runs.csv" "$reps" "$secs" >"$out/table.txt" <<'EOF'
 import csv, statistics, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
+secs = float(sys.argv[3])
+for r in rows:
+    # MB sent per CPU second of the sender (user + sys)
+    ok = r['tx_MBps'] != '-' and float(r['tx_cpu_s'] or 0) > 0
+    r['eff'] = '%.1f' % (float(r['tx_MBps']) * secs / float(r['tx_cpu_s'])) if ok else '-'
 def med(mode, fam, tool, key):
     v = [float(r[key]) for r in rows if r['mode'] == mode and r['family'] == fam
          and r['tool'] == tool and r[key] != '-' and r['rc'] == '0']
@@ -179,11 +200,14 @@ fams = list(dict.fromkeys(r['family'] for r in rows))
 both = [m for m in modes if any(r['mode'] == m and r['tool'] == 'upstream' for r in rows)]
 # beyond upstream's udpgso_bench.sh: sendmmsg + GSO, a GRO receiver
 beyond = [m for m in modes if '-m -S' in m or 'rx -G' in m]
-print('Sender MB/s (2^20 B/s, median of %s runs; n = runs that exited 0), '
-      'receiver: upstream udpgso_bench_rx' % sys.argv[2])
+print('Medians of %s runs (n = runs that exited 0, ours/upstream).  tx: the sender\'s MB/s '
+      '(2^20 B/s);' % sys.argv[2])
+print('rx: MB/s delivered to upstream\'s udpgso_bench_rx; /cpu: MB sent per CPU second '
+      '(user+sys) of the sender.')
 print()
-hdr = '%-20s %-5s %9s %9s %7s   %9s %9s %7s  %s' % (
-    'mode', 'fam', 'ours tx', 'upstr tx', 'ratio', 'ours rx', 'upstr rx', 'ratio', 'n')
+hdr = '%-20s %-5s %9s %9s %7s   %9s %9s %7s   %8s %8s %7s  %s' % (
+    'mode', 'fam', 'ours tx', 'upstr tx', 'ratio', 'ours rx', 'upstr rx', 'ratio',
+    'ours/cpu', 'up/cpu', 'ratio', 'n')
 print(hdr)
 print('-' * len(hdr))
 best = {}
@@ -193,8 +217,11 @@ for fam in fams:
         ut, un = med(m, fam, 'upstream', 'tx_MBps')
         orx, _ = med(m, fam, 'ours', 'rx_MBps')
         urx, _ = med(m, fam, 'upstream', 'rx_MBps')
-        print('%-20s %-5s %9s %9s %7s   %9s %9s %7s  %d/%d' % (
-            m, fam, f(ot), f(ut), ratio(ot, ut), f(orx), f(urx), ratio(orx, urx), on, un))
+        oe, _ = med(m, fam, 'ours', 'eff')
+        ue, _ = med(m, fam, 'upstream', 'eff')
+        print('%-20s %-5s %9s %9s %7s   %9s %9s %7s   %8s %8s %7s  %d/%d' % (
+            m, fam, f(ot), f(ut), ratio(ot, ut), f(orx), f(urx), ratio(orx, urx),
+            f(oe), f(ue), ratio(oe, ue), on, un))
         if ut is not None and m.startswith('udp') and m not in beyond:
             if fam not in best or ut > best[fam][1]:
                 best[fam] = (m, ut)
