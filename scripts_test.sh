@@ -327,7 +327,8 @@ one_kill() {
 	if kill -0 "$pid" 2>/dev/null; then kill -TERM "$pid"; fi
 	wait "$pid"
 	rc=$?
-	sleep 0.2
+	# processes being killed may take a moment to be gone
+	for ((w = 0; w < 30; w++)); do pgrep -s "$pid" >/dev/null || break; sleep 0.1; done
 	after=$(snap_hp)
 	local why=""
 	if [ "$after" != "$base" ]; then

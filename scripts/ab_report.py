@@ -199,6 +199,12 @@ def one_run(path, conf):
     r["cost_per_GiB"] = cost / (rx["bytes"] / GIB) if rx["bytes"] else None
     r["cost_per_Mdgram"] = (cost / (rx["datagrams"] / 1e6)
                             if rx["datagrams"] and r["proto"] == "udp" else None)
+    # the tools' own CPU (getrusage): blind to softirq work done elsewhere,
+    # but not to other programs on a shared machine, which /proc/stat is
+    r["proc_cpu_s_per_GiB"] = r["cpu_proc_s"] / (rx["bytes"] / GIB) if rx["bytes"] else None
+    ncpu = int(conf.get("ncpus", "1"))
+    win = r["window_s"] * ncpu
+    r["cpu_idle_fraction"] = r["cpu_idle_s"] / win if win > 0 else None
     # counters around the run
     c = {}
     for side in ("tx", "rx"):
@@ -291,7 +297,7 @@ def aggregate(runs, settings):
                    "features": rs[0]["features"] if rs else {}}
             for f in ("rx_MBps", "tx_MBps", "rx_Mpps", "rx_datagrams_per_read",
                       "cost_per_GiB", "cost_per_Mdgram", "cpu_busy_s", "cpu_softirq_s",
-                      "cpu_proc_s", "loss_pct"):
+                      "cpu_proc_s", "proc_cpu_s_per_GiB", "cpu_idle_fraction", "loss_pct"):
                 cfg[f] = spread([r.get(f) for r in ok])
             cfg["contradictions"] = sum(len(r["contradictions"]) for r in ok)
             if not ok and rs:
@@ -317,7 +323,7 @@ def fmt_spread(s, fmt="%.0f"):
     return (fmt + " [" + fmt + "-" + fmt + "]") % (s["median"], s["min"], s["max"])
 
 
-def plots(d, configs, settings, cost_label):
+def plots(d, configs, settings, specs, label, cost_label):
     try:
         import matplotlib
         matplotlib.use("Agg")
@@ -350,10 +356,11 @@ def plots(d, configs, settings, cost_label):
                 ys.append(v["median"])
                 lo.append(v["median"] - v["min"])
                 hi.append(v["max"] - v["median"])
-            ax.bar(xs, ys, w, yerr=[lo, hi], capsize=3, label="setting %s" % s)
+            ax.bar(xs, ys, w, yerr=[lo, hi], capsize=3,
+                   label="%s: %s" % (s, specs.get(s) or "as found"))
         ax.set_xticks(range(len(pairs)))
         ax.set_xticklabels(pairs, fontsize=8)
-        ax.set_title(title, fontsize=10)
+        ax.set_title("%s\n%s" % (label, title), fontsize=10)
         if logy:
             ax.set_yscale("log")
         ax.legend(fontsize=8)
@@ -379,7 +386,10 @@ def main():
     notes = list(conf["notes"])
     made, why = ([], None)
     if conf.get("plots") == "1":
-        made, why = plots(d, configs, settings, cost_label)
+        made, why = plots(d, configs, settings,
+                          {s: conf.get("spec_" + s, "") for s in settings},
+                          "%s on %s, %s" % (conf["label"], conf["host"], conf["kernel"]),
+                          cost_label)
         if why:
             notes.append(why)
     with open(os.path.join(d, "command")) as f:
@@ -408,7 +418,9 @@ def main():
                   "cost_per_GiB": cost_label + " per 2^30 bytes received",
                   "cost_per_Mdgram": cost_label + " per 10^6 datagrams received",
                   "cpu_*_s": "CPU-seconds from /proc/stat over the tx window, all CPUs",
-                  "cpu_proc_s": "tx+rx process user+sys (getrusage)"},
+                  "cpu_proc_s": "tx+rx process user+sys (getrusage)",
+                  "proc_cpu_s_per_GiB": "cpu_proc_s per 2^30 bytes received",
+                  "cpu_idle_fraction": "idle share of all CPUs over the tx window"},
         "notes": notes, "timing": timing, "plots": made,
         "configs": configs, "ab": ab, "runs": runs,
     }
@@ -450,9 +462,14 @@ def write_summary(d, res):
     L.append("MB/s = 2^20 bytes/s received (median [min-max] over the reps); "
              "CPU cost = %s per GiB received and per million datagrams." % res["cost_label"])
     L.append("")
+    L.append("proc CPU/GiB = the tools' own user+sys seconds (getrusage) per GiB: it misses "
+             "softirq work done outside them but, unlike /proc/stat, not other programs; "
+             "idle % = idle share of all CPUs during the tx window (near 0: the machine was "
+             "saturated, and the /proc/stat cost includes whatever else ran).")
+    L.append("")
     L.append("| tx -> rx | set | ok | rx MB/s | rx Mpps | dgram/read | cost/GiB | cost/Mdgram "
-             "| loss % | flags |")
-    L.append("|---|---|---|---|---|---|---|---|---|---|")
+             "| proc CPU/GiB | idle % | loss % | flags |")
+    L.append("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for c in res["configs"]:
         flags = []
         if c["contradictions"]:
@@ -461,11 +478,14 @@ def write_summary(d, res):
             flags.append("%d failed" % c["failed"])
         if c["skipped"]:
             flags.append("skipped: %s" % c.get("note", ""))
-        L.append("| %s -> %s | %s | %d/%d | %s | %s | %s | %s | %s | %s | %s |" % (
+        idle = c["cpu_idle_fraction"]
+        L.append("| %s -> %s | %s | %d/%d | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
             c["tx_mode"], c["rx_mode"], c["setting"], c["ok"], c["runs"],
             fmt_spread(c["rx_MBps"]), fmt_spread(c["rx_Mpps"], "%.3f"),
             fmt_spread(c["rx_datagrams_per_read"], "%.1f"),
             fmt_spread(c["cost_per_GiB"], "%.2f"), fmt_spread(c["cost_per_Mdgram"], "%.2f"),
+            fmt_spread(c["proc_cpu_s_per_GiB"], "%.2f"),
+            "%.0f" % (100 * idle["median"]) if idle else "-",
             fmt_spread(c["loss_pct"], "%.1f"), ", ".join(flags)))
     if res["ab"]:
         L.append("")

@@ -222,11 +222,23 @@ do_counters() {
 # agent: read requests on stdin, answer each followed by a line @@END;
 # an A/B run keeps one per side so that reading counters costs no process
 # start (and no ssh connection) per run.  Requests: counters DEV,
-# features DEV, ethtool ARGS... (prints "rc N")
+# features DEV, ethtool ARGS... (prints "rc N"), waitport -u|-t PORT
+# (prints ok once a socket is bound/listening there, within 5 s), pkill-int
+# PATTERN (SIGINT to the processes whose command line matches PATTERN)
 do_agent() {
-	local cmd args
+	local cmd args i a b
 	while read -r cmd args; do
 		case "$cmd" in
+		waitport)
+			read -r a b <<<"$args"
+			for ((i = 0; i < 250; i++)); do
+				if ss -Hln "$a" "sport = :$b" 2>/dev/null | grep -q .; then
+					echo ok
+					break
+				fi
+				sleep 0.02
+			done ;;
+		pkill-int) pkill -INT -f "$args"; echo "rc $?" ;;
 		counters) do_counters "$args" ;;
 		features) snap_features "$args" ;;
 		# shellcheck disable=SC2086

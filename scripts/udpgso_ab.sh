@@ -600,7 +600,10 @@ wait_port() {
 	printf -v hex ':%04X ' "$2"
 	for ((i = 0; i < 250; i++)); do
 		if [ "$rtype" = ssh ]; then
+			# the peer's agent polls there: one request, no new session
+			[ "$(agent_call rx "waitport $1 $2")" = ok ] && return 0
 			R ss -Hln "$1" "sport = :$2" </dev/null 2>/dev/null | grep -q . && return 0
+			return 1
 		elif [ -r "/proc/$3/net/$proto" ]; then
 			# the receiver's own view of its namespace: no fork
 			while read -r line; do
@@ -729,7 +732,8 @@ run_one() {	# IDX CONFIG TXMODE RXMODE SETTING REP
 	else
 		# over ssh: a short grace, then SIGINT to this run's receiver
 		nap 0.2
-		R pkill -INT -f "^$RXR -4 -p $port " </dev/null >/dev/null 2>&1
+		agent_call rx "pkill-int ^$RXR -4 -p $port " >/dev/null ||
+			R pkill -INT -f "^$RXR -4 -p $port " </dev/null >/dev/null 2>&1
 	fi
 	wait "$rxpid"
 	rc_rx=$?
