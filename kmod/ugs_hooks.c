@@ -276,7 +276,8 @@ int ugs_hooks_attach(void)
 
 void ugs_hooks_detach(void)
 {
-	int i;
+	struct kretprobe *rps[ARRAY_SIZE(ugs_krps)];
+	int i, n = 0;
 
 	for (i = 0; i < ARRAY_SIZE(ugs_tps); i++)
 		if (!ugs_tps[i].err)
@@ -285,7 +286,10 @@ void ugs_hooks_detach(void)
 	tracepoint_synchronize_unregister();
 	for (i = 0; i < ARRAY_SIZE(ugs_krps); i++)
 		if (!ugs_krps[i].err)
-			unregister_kretprobe(&ugs_krps[i].krp);
+			rps[n++] = &ugs_krps[i].krp;
+	/* one grace period for all of them; returns when no handler runs */
+	if (n)
+		unregister_kretprobes(rps, n);
 }
 
 static const char *ugs_state(int err)

@@ -64,7 +64,7 @@ snap() {
 
 _c_name= _c_bad= _c_good=
 case_begin() { _c_name=$1; _c_bad=; _c_good=; }
-# chk NAME OP VALUE: OP is = or >=; values from the last snap
+# chk NAME OP VALUE: OP is =, >= or <=; values from the last snap
 chk() {
 	local v=${CNT[$1]:-missing} ok=0
 	case "$v" in *[!0-9]*) ok=1 ;; esac
@@ -72,6 +72,7 @@ chk() {
 		case "$2" in
 		=) [ "$v" -eq "$3" ] || ok=1 ;;
 		'>=') [ "$v" -ge "$3" ] || ok=1 ;;
+		'<=') [ "$v" -le "$3" ] || ok=1 ;;
 		esac
 	fi
 	local want=$3
@@ -260,13 +261,15 @@ t_veth_swseg() {
 
 t_veth_dev_filter() {
 	local port=$((RANDOM % 20000 + 20000))
-	case_begin "filter dev: only b0's skbs counted"
+	case_begin "filter dev b0: only the receiver's skbs counted"
 	veth_topo || { case_fail "veth setup"; case_end; topo_down; return; }
 	ns_exec a ethtool -K a0 tx-udp-segmentation off >/dev/null 2>&1
 	reset_filter dev b0
 	gso_run a b 10.71.0.2 "$port" -4 "" || { case_end; topo_down; return; }
-	chk tx_skbs = 0
+	# b0 itself may send IPv6 neighbour discovery: no exact tx_skbs
 	chk tx_gso_skbs = 0
+	chk tx_sw_segmented_skbs = 0
+	chk tx_dev_skbs "<=" 20
 	chk rx_skbs ">=" $((M * K))
 	case_end
 	topo_down
@@ -329,43 +332,54 @@ t_reset() {
 }
 
 t_cycles() {
-	local i pids=() fails=0 port=$((RANDOM % 20000 + 20000)) err
+	local i try busy=0 pids=() fails=0 port=$((RANDOM % 20000 + 20000)) err t0
 	case_begin "$cycles load/unload cycles under traffic, concurrent readers and resets"
 	rmmod udpgso_stats 2>/dev/null
 	veth_topo || { case_fail "veth setup"; case_end; topo_down; return; }
 	ns_add l
 	ns_exec a ethtool -K a0 tx-udp-segmentation off tso off >/dev/null 2>&1
 	ns_exec b ethtool -K b0 gro on >/dev/null 2>&1
-	timeout 600 ip netns exec "$(ns_name b)" "$RX" -4 -p "$port" -G >/dev/null 2>&1 &
+	nice -n 19 timeout 600 ip netns exec "$(ns_name b)" "$RX" -4 -p "$port" -G >/dev/null 2>&1 &
 	pids+=($!)
-	timeout 600 ip netns exec "$(ns_name l)" "$RX" -4 -p "$port" >/dev/null 2>&1 &
+	nice -n 19 timeout 600 ip netns exec "$(ns_name l)" "$RX" -4 -p "$port" >/dev/null 2>&1 &
 	pids+=($!)
 	ns_wait_udp_port b "$port"
 	ns_wait_udp_port l "$port"
-	timeout 600 ip netns exec "$(ns_name a)" "$TX" -4 -D 10.71.0.2 -p "$port" \
+	nice -n 19 timeout 600 ip netns exec "$(ns_name a)" "$TX" -4 -D 10.71.0.2 -p "$port" \
 		-s 14000 -S 1400 -l 600 >/dev/null 2>&1 &
 	pids+=($!)
-	timeout 600 ip netns exec "$(ns_name l)" "$TX" -4 -D 127.0.0.1 -p "$port" \
+	nice -n 19 timeout 600 ip netns exec "$(ns_name l)" "$TX" -4 -D 127.0.0.1 -p "$port" \
 		-s 14000 -S 1400 -l 600 >/dev/null 2>&1 &
 	pids+=($!)
-	( while :; do cat "$D/counters" "$D/histogram" "$D/hooks" "$D/filter"; done ) \
-		>/dev/null 2>&1 &
+	# traffic runs at nice 19 and the readers and writers of every file pause
+	# a little, so that under TCG on 2 CPUs the insmod/rmmod loop is not starved
+	( while :; do cat "$D/counters" "$D/histogram" "$D/hooks" "$D/filter"; sleep 0.01
+	  done ) >/dev/null 2>&1 &
 	pids+=($!)
 	( while :; do echo 1 > "$D/reset"; echo "port $port" > "$D/filter"
-		echo clear > "$D/filter"; done ) >/dev/null 2>&1 &
+		echo clear > "$D/filter"; sleep 0.01; done ) >/dev/null 2>&1 &
 	pids+=($!)
+	t0=$SECONDS
 	for ((i = 0; i < cycles; i++)); do
+		((i % 10)) || ktap_info "cycle $i at $((SECONDS - t0)) s"
 		if ! err=$(insmod "$ko" 2>&1); then
 			fails=$((fails + 1)); ktap_info "cycle $i insmod: $err"; continue
 		fi
-		if ! err=$(rmmod udpgso_stats 2>&1); then
+		# a reader holding a file open pins the module (EBUSY): retry
+		for ((try = 0; try < 200; try++)); do
+			err=$(rmmod udpgso_stats 2>&1) && break
+			case "$err" in *"in use"*) busy=$((busy + 1)); sleep 0.05 ;; *) break ;; esac
+		done
+		if [ -e /sys/module/udpgso_stats ]; then
 			fails=$((fails + 1)); ktap_info "cycle $i rmmod: $err"
+			break
 		fi
 	done
 	kill "${pids[@]}" 2>/dev/null
 	wait "${pids[@]}" 2>/dev/null
 	chk_val failed_cycles "$fails" = 0
 	chk_val cycles "$i" = "$cycles"
+	_c_good+="$((SECONDS - t0)) s, $busy rmmod retries while a reader held a file, "
 	case_end
 	topo_down
 }
