@@ -155,6 +155,12 @@ struct flow {
 	uint64_t zc_done, zc_copied, ts_ok, ts_err;
 };
 
+struct sum {
+	uint64_t bytes, dgrams, calls, rounds, msgs, zc, zcc, ts_ok, ts_err, nerr;
+	uint64_t err[E_NR];
+	double dur, cpu_user, cpu_sys;
+};
+
 struct thr {
 	pthread_t tid;
 	int nflows, first;
@@ -274,25 +280,63 @@ static void parse_opts(int argc, char **argv)
 				ug_die(1, "-4/-6: pass only one of -4 or -6");
 			cfg.family = c == '4' ? AF_INET : AF_INET6;
 			break;
-		case 'a': cfg.audit = true; break;
-		case 'c': cfg.cache = true; break;
-		case 'C': cfg.cpu = ug_parse_ll("-C", optarg, 0, CPU_SETSIZE - 1); break;
-		case 'D': D_arg = optarg; break;
-		case 'H': cfg.hw_ts = cfg.tstamp = true; break;
-		case 'l': cfg.runtime_s = ug_parse_ll("-l", optarg, 0, 31536000); break;
-		case 'L': cfg.poll_loop_s = ug_parse_ll("-L", optarg, 0, 3600); break;
-		case 'm': cfg.mmsg = true; break;
-		case 'M': cfg.msg_nr = ug_parse_ll("-M", optarg, 0, 1LL << 62); break;
-		case 'p': cfg.port = ug_parse_ll("-p", optarg, 1, 65535); break;
-		case 'P': cfg.poll = true; break;
-		case 's': s_arg = optarg; break;
-		case 'S': S_arg = optarg; break;
-		case 't': cfg.tcp = true; break;
-		case 'T': cfg.tstamp = true; break;
-		case 'u': cfg.connected = false; break;
-		case 'v': cfg.verbose = true; break;
-		case 'z': cfg.zerocopy = true; break;
-		case O_JSON: cfg.json = true; break;
+		case 'a':
+			cfg.audit = true;
+			break;
+		case 'c':
+			cfg.cache = true;
+			break;
+		case 'C':
+			cfg.cpu = ug_parse_ll("-C", optarg, 0, CPU_SETSIZE - 1);
+			break;
+		case 'D':
+			D_arg = optarg;
+			break;
+		case 'H':
+			cfg.hw_ts = cfg.tstamp = true;
+			break;
+		case 'l':
+			cfg.runtime_s = ug_parse_ll("-l", optarg, 0, 31536000);
+			break;
+		case 'L':
+			cfg.poll_loop_s = ug_parse_ll("-L", optarg, 0, 3600);
+			break;
+		case 'm':
+			cfg.mmsg = true;
+			break;
+		case 'M':
+			cfg.msg_nr = ug_parse_ll("-M", optarg, 0, 1LL << 62);
+			break;
+		case 'p':
+			cfg.port = ug_parse_ll("-p", optarg, 1, 65535);
+			break;
+		case 'P':
+			cfg.poll = true;
+			break;
+		case 's':
+			s_arg = optarg;
+			break;
+		case 'S':
+			S_arg = optarg;
+			break;
+		case 't':
+			cfg.tcp = true;
+			break;
+		case 'T':
+			cfg.tstamp = true;
+			break;
+		case 'u':
+			cfg.connected = false;
+			break;
+		case 'v':
+			cfg.verbose = true;
+			break;
+		case 'z':
+			cfg.zerocopy = true;
+			break;
+		case O_JSON:
+			cfg.json = true;
+			break;
 		case O_GSO_MODE:
 			cfg.sockopt = ug_parse_choice("--gso-mode", optarg, gso_modes) == 1;
 			gso_mode_set = true;
@@ -301,9 +345,15 @@ static void parse_opts(int argc, char **argv)
 			cfg.batch = ug_parse_ll("--batch", optarg, 1, MAX_BATCH);
 			cfg.mmsg = true;
 			break;
-		case O_IOV: cfg.iov_frames = ug_parse_ll("--iov", optarg, 1, MAX_IOVS - 1); break;
-		case O_SIZES: sizes_arg = optarg; break;
-		case O_COUNT: cfg.count = ug_parse_ll("--count", optarg, 1, 1LL << 62); break;
+		case O_IOV:
+			cfg.iov_frames = ug_parse_ll("--iov", optarg, 1, MAX_IOVS - 1);
+			break;
+		case O_SIZES:
+			sizes_arg = optarg;
+			break;
+		case O_COUNT:
+			cfg.count = ug_parse_ll("--count", optarg, 1, 1LL << 62);
+			break;
 		case O_TXTIME:
 			cfg.txtime_Bps = ug_parse_rate_Bps("--txtime-rate", optarg, 125,
 							   1000000000000ull);
@@ -312,15 +362,28 @@ static void parse_opts(int argc, char **argv)
 			cfg.pacing_Bps = ug_parse_rate_Bps("--max-pacing-rate", optarg, 1,
 							   1000000000000ull);
 			break;
-		case O_THREADS: cfg.threads = ug_parse_ll("--threads", optarg, 1, 64); break;
-		case O_SOCKETS: cfg.sockets = ug_parse_ll("--sockets", optarg, 1, 64); break;
-		case O_DST_LIST: dl_arg = optarg; break;
+		case O_THREADS:
+			cfg.threads = ug_parse_ll("--threads", optarg, 1, 64);
+			break;
+		case O_SOCKETS:
+			cfg.sockets = ug_parse_ll("--sockets", optarg, 1, 64);
+			break;
+		case O_DST_LIST:
+			dl_arg = optarg;
+			break;
 		case O_PORT_COUNT:
 			cfg.port_count = ug_parse_ll("--port-count", optarg, 1, 65535);
 			break;
-		case O_SEQ: cfg.seq = true; break;
-		case O_FLOW_ID: fid_arg = optarg; cfg.seq = true; break;
-		case O_NO_FALLBACK: cfg.no_fallback = true; break;
+		case O_SEQ:
+			cfg.seq = true;
+			break;
+		case O_FLOW_ID:
+			fid_arg = optarg;
+			cfg.seq = true;
+			break;
+		case O_NO_FALLBACK:
+			cfg.no_fallback = true;
+			break;
 		case O_MAX_SEGS:
 			cfg.max_segs_arg = ug_parse_ll("--max-segs", optarg, 1, PROBE_MAX);
 			break;
@@ -401,12 +464,11 @@ static void parse_opts(int argc, char **argv)
 	conflict(cfg.zerocopy && cfg.seq, "-z",
 		 "--seq (stamps would rewrite buffers the kernel may still read)");
 	if (cfg.seq && min_dgram() < UG_HDR_LEN)
-		ug_die(1, "--seq: every datagram must hold the %d-byte stamp, smallest here is %d bytes",
+		ug_die(1, "--seq: every datagram must hold the %d-byte stamp, smallest here is %d",
 		       UG_HDR_LEN, min_dgram());
 	if (cfg.iov_frames && min_dgram() < UG_HDR_LEN + cfg.iov_frames)
-		ug_die(1, "--iov %d: datagrams must be at least %d bytes (header + %d frames), "
-		       "smallest here is %d", cfg.iov_frames, UG_HDR_LEN + cfg.iov_frames,
-		       cfg.iov_frames, min_dgram());
+		ug_die(1, "--iov %d: datagrams must be at least %d bytes (header + %d frames), smallest here is %d",
+		       cfg.iov_frames, UG_HDR_LEN + cfg.iov_frames, cfg.iov_frames, min_dgram());
 	for (i = 0; i < cfg.ndst; i++)
 		if (cfg.dst[i].ss_family != cfg.family)
 			ug_die(1, "destination family does not match -4/-6");
@@ -635,8 +697,8 @@ static void plans_build(void)
 		uint32_t nseg = (cfg.payload_len + cfg.gso_size - 1) / cfg.gso_size;
 
 		if (nseg > (uint32_t)cap) {
-			note("-s %d with -S %d is %u segments, more than the %d one send may carry%s; "
-			     "sending %d bytes per call", cfg.payload_len, cfg.gso_size, nseg, cap,
+			note("-s %d with -S %d is %u segments, more than the %d one send may carry%s; sending %d bytes per call",
+			     cfg.payload_len, cfg.gso_size, nseg, cap,
 			     gso.kernel_max && cap == gso.kernel_max ? " on this kernel" : "",
 			     cap * cfg.gso_size);
 			cfg.payload_len = cap * cfg.gso_size;
@@ -691,7 +753,9 @@ static void area_build(void)
 	/* each segment of a GSO send starts the pattern again */
 	for (j = 0; j < nlayouts; j++)
 		for (k = 0; k < layouts[j].len; k += layouts[j].gso) {
-			n = layouts[j].len - k < layouts[j].gso ? layouts[j].len - k : layouts[j].gso;
+			n = layouts[j].len - k;
+			if (n > layouts[j].gso)
+				n = layouts[j].gso;
 			memcpy(area + layouts[j].off + k, area, n);
 		}
 	for (i = 1; i < nareas; i++)
@@ -770,7 +834,8 @@ static void ring_build(struct flow *f)
 			for (k = 0; k < m->nseg; k++) {
 				dlen = k + 1 < m->nseg ? m->gso : m->len - (m->nseg - 1) * m->gso;
 				if (cfg.seq)
-					set_iov(f, iv++, 0, f->stamps + (size_t)(dg + k) * UG_HDR_LEN,
+					set_iov(f, iv++, 0,
+						f->stamps + (size_t)(dg + k) * UG_HDR_LEN,
 						UG_HDR_LEN);
 				else
 					set_iov(f, iv++, 0, NULL, UG_HDR_LEN);
@@ -886,8 +951,10 @@ static void wait_out(struct flow *f, int ms)
 
 static void set_pmtu(int fd, int val)
 {
-	if (setsockopt(fd, cfg.family == AF_INET ? SOL_IP : SOL_IPV6,
-		       cfg.family == AF_INET ? IP_MTU_DISCOVER : IPV6_MTU_DISCOVER, &val, sizeof(val)))
+	int lvl = cfg.family == AF_INET ? SOL_IP : SOL_IPV6;
+	int opt = cfg.family == AF_INET ? IP_MTU_DISCOVER : IPV6_MTU_DISCOVER;
+
+	if (setsockopt(fd, lvl, opt, &val, sizeof(val)))
 		ug_die_errno(1, "setsockopt path mtu discovery");
 }
 
@@ -1255,8 +1322,9 @@ static void flow_socket(struct flow *f)
 	}
 	if (cfg.tstamp) {
 		uint32_t v = SOF_TIMESTAMPING_OPT_CMSG | SOF_TIMESTAMPING_OPT_ID |
-			     SOF_TIMESTAMPING_OPT_TSONLY |
-			     (cfg.hw_ts ? SOF_TIMESTAMPING_RAW_HARDWARE : SOF_TIMESTAMPING_SOFTWARE);
+			     SOF_TIMESTAMPING_OPT_TSONLY;
+
+		v |= cfg.hw_ts ? SOF_TIMESTAMPING_RAW_HARDWARE : SOF_TIMESTAMPING_SOFTWARE;
 
 		if (setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPING, &v, sizeof(v)))
 			ug_die_errno(1, "setsockopt SO_TIMESTAMPING");
@@ -1381,8 +1449,7 @@ static void json_options(struct ug_json *j)
 	ug_json_obj_close(j);
 }
 
-static void json_summary(double dur, uint64_t *tot, uint64_t *errs, uint64_t nerr,
-			 double cu, double cs, uint64_t zc, uint64_t zcc)
+static void json_summary(const struct sum *t)
 {
 	struct ug_json j;
 	char addr[80];
@@ -1397,20 +1464,20 @@ static void json_summary(double dur, uint64_t *tot, uint64_t *errs, uint64_t ner
 	ug_json_str(&j, "proto", cfg.tcp ? "tcp" : "udp");
 	ug_json_str(&j, "mode", mode_name());
 	json_options(&j);
-	ug_json_dbl(&j, "duration_s", dur);
-	ug_json_u64(&j, "bytes", tot[0]);
-	ug_json_u64(&j, "datagrams", tot[1]);
-	ug_json_u64(&j, "calls", tot[2]);
-	ug_json_dbl(&j, "MBps", dur > 0 ? tot[0] / dur / (1 << 20) : 0);
-	ug_json_dbl(&j, "Mpps", dur > 0 ? tot[1] / dur / 1e6 : 0);
-	ug_json_dbl(&j, "calls_per_s", dur > 0 ? tot[2] / dur : 0);
-	ug_json_dbl(&j, "bytes_per_call", tot[2] ? (double)tot[0] / tot[2] : 0);
-	ug_json_dbl(&j, "cpu_user_s", cu);
-	ug_json_dbl(&j, "cpu_sys_s", cs);
-	ug_json_u64(&j, "errors", nerr);
+	ug_json_dbl(&j, "duration_s", t->dur);
+	ug_json_u64(&j, "bytes", t->bytes);
+	ug_json_u64(&j, "datagrams", t->dgrams);
+	ug_json_u64(&j, "calls", t->calls);
+	ug_json_dbl(&j, "MBps", t->dur > 0 ? t->bytes / t->dur / (1 << 20) : 0);
+	ug_json_dbl(&j, "Mpps", t->dur > 0 ? t->dgrams / t->dur / 1e6 : 0);
+	ug_json_dbl(&j, "calls_per_s", t->dur > 0 ? t->calls / t->dur : 0);
+	ug_json_dbl(&j, "bytes_per_call", t->calls ? (double)t->bytes / t->calls : 0);
+	ug_json_dbl(&j, "cpu_user_s", t->cpu_user);
+	ug_json_dbl(&j, "cpu_sys_s", t->cpu_sys);
+	ug_json_u64(&j, "errors", t->nerr);
 	ug_json_obj_open(&j, "error_detail");
 	for (e = 0; e < E_NR; e++)
-		ug_json_u64(&j, err_names[e], errs[e]);
+		ug_json_u64(&j, err_names[e], t->err[e]);
 	ug_json_obj_close(&j);
 	ug_json_obj_open(&j, "gso");
 	ug_json_bool(&j, "requested", gso.requested);
@@ -1434,8 +1501,8 @@ static void json_summary(double dur, uint64_t *tot, uint64_t *errs, uint64_t ner
 		ug_json_null(&j, "kernel_max_segs");
 	ug_json_obj_close(&j);
 	ug_json_obj_open(&j, "zerocopy");
-	ug_json_u64(&j, "completions", zc);
-	ug_json_u64(&j, "copied", zcc);
+	ug_json_u64(&j, "completions", t->zc);
+	ug_json_u64(&j, "copied", t->zcc);
 	ug_json_obj_close(&j);
 	ug_json_arr_open(&j, "flows");
 	for (i = 0; i < nflows; i++) {
@@ -1456,13 +1523,122 @@ static void json_summary(double dur, uint64_t *tot, uint64_t *errs, uint64_t ner
 	ug_json_end(&j);
 }
 
+/* wait for the last completions and timestamps, close, add up */
+static void flows_finish(struct sum *t)
+{
+	uint64_t stop_at, now;
+	int i, e;
+
+	memset(t, 0, sizeof(*t));
+	for (i = 0; i < nflows; i++) {
+		struct flow *f = &flows[i];
+
+		if (cfg.zerocopy || cfg.tstamp) {
+			stop_at = ug_now_ns() + cfg.poll_loop_s * NSEC;
+			do {
+				now = ug_now_ns();
+				errq_flush(f, true, now < stop_at ? (stop_at - now) / 1000000 : 0);
+			} while (!errq_complete(f) && ug_now_ns() < stop_at);
+			if (cfg.zerocopy && f->zc_done < f->msgs)
+				f->err[E_ZC_MISSING] += f->msgs - f->zc_done;
+			if (cfg.tstamp && f->ts_ok < f->msgs)
+				f->err[E_TS_MISSING] += f->msgs - f->ts_ok;
+			f->err[E_TS_ERRORS] = f->ts_err;
+		}
+		if (close(f->fd))
+			ug_die_errno(1, "close");
+		t->bytes += f->bytes;
+		t->dgrams += f->dgrams;
+		t->calls += f->calls;
+		t->rounds += f->rounds;
+		t->msgs += f->msgs;
+		t->zc += f->zc_done;
+		t->zcc += f->zc_copied;
+		t->ts_ok += f->ts_ok;
+		t->ts_err += f->ts_err;
+		for (e = 0; e < E_NR; e++) {
+			t->err[e] += f->err[e];
+			t->nerr += f->err[e];
+		}
+	}
+}
+
+/* -a: upstream's summary lines; 1 when completions or timestamps are missing */
+static int audit_report(const struct sum *t)
+{
+	unsigned long ms = (unsigned long)(t->dur * 1000);
+	int rc = 0;
+
+	if (ms) {
+		fprintf(stderr, "Summary over %lu.%03lu seconds...\n", ms / 1000, ms % 1000);
+		fprintf(stderr,
+			"sum %s tx: %6lu MB/s %10lu calls (%lu/s) %10lu msgs (%lu/s)\n",
+			cfg.tcp ? "tcp" : "udp", (unsigned long)(t->bytes >> 10) / ms,
+			(unsigned long)t->calls, (unsigned long)(t->calls * 1000 / ms),
+			(unsigned long)t->rounds, (unsigned long)(t->rounds * 1000 / ms));
+	}
+	if (cfg.tstamp) {
+		fprintf(stderr, "Tx Timestamps: %19lu received %17lu errors\n",
+			(unsigned long)t->ts_ok, (unsigned long)t->ts_err);
+		if (t->ts_err || t->ts_ok != t->msgs) {
+			note("expected %lu clean tx timestamps, got %lu (%lu errors)",
+			     (unsigned long)t->msgs, (unsigned long)t->ts_ok,
+			     (unsigned long)t->ts_err);
+			rc = 1;
+		}
+	}
+	if (cfg.zerocopy) {
+		fprintf(stderr, "Zerocopy acks: %19lu\n", (unsigned long)t->zc);
+		if (t->zc != t->msgs) {
+			note("unexpected number of zerocopy completions: %lu expected %lu received",
+			     (unsigned long)t->msgs, (unsigned long)t->zc);
+			rc = 1;
+		}
+	}
+	return rc;
+}
+
+/* run the workers; returns when the last one stopped */
+static uint64_t run(void)
+{
+	uint64_t end = 0, now;
+	int i, done;
+
+	if (cfg.threads == 1) {
+		thrs[0].report = true;
+		worker(&thrs[0]);
+		return thrs[0].end_ns;
+	}
+	for (i = 0; i < cfg.threads; i++)
+		if (pthread_create(&thrs[i].tid, NULL, worker, &thrs[i]))
+			ug_die(1, "pthread_create failed");
+	for (;;) {
+		struct timespec ts = { 0, 20 * 1000 * 1000 };
+
+		for (done = 0, i = 0; i < cfg.threads; i++)
+			done += __atomic_load_n(&thrs[i].finished, __ATOMIC_ACQUIRE);
+		if (done == cfg.threads)
+			break;
+		nanosleep(&ts, NULL);
+		now = ug_now_ns();
+		if (now >= rep.next)
+			report(now);
+	}
+	for (i = 0; i < cfg.threads; i++) {
+		pthread_join(thrs[i].tid, NULL);
+		if (thrs[i].end_ns > end)
+			end = thrs[i].end_ns;
+	}
+	return end;
+}
+
 int main(int argc, char **argv)
 {
-	uint64_t tot[3] = { 0 }, errs[E_NR] = { 0 }, nerr = 0, zc = 0, zcc = 0, end = 0;
-	uint64_t rounds = 0, msgs = 0, ts_ok = 0, ts_err = 0;
-	double cu0, cs0, cu1, cs1, dur;
 	struct sigaction sa = { .sa_handler = on_signal };
-	int i, e, rc = 0;
+	double cu0, cs0, cu1, cs1;
+	struct sum t;
+	uint64_t end;
+	int rc = 0;
 
 	ug_set_prog(argv[0]);
 	ug_pattern_init();
@@ -1495,98 +1671,16 @@ int main(int argc, char **argv)
 	rep.next = g_start_ns + NSEC;
 	if (cfg.runtime_s >= 0)
 		g_deadline = g_start_ns + cfg.runtime_s * NSEC;
-	if (cfg.threads == 1) {
-		thrs[0].report = true;
-		worker(&thrs[0]);
-	} else {
-		for (i = 0; i < cfg.threads; i++)
-			if (pthread_create(&thrs[i].tid, NULL, worker, &thrs[i]))
-				ug_die(1, "pthread_create failed");
-		for (;;) {
-			struct timespec ts = { 0, 20 * 1000 * 1000 };
-			int done = 0;
-			uint64_t now;
-
-			for (i = 0; i < cfg.threads; i++)
-				done += __atomic_load_n(&thrs[i].finished, __ATOMIC_ACQUIRE);
-			if (done == cfg.threads)
-				break;
-			nanosleep(&ts, NULL);
-			now = ug_now_ns();
-			if (now >= rep.next)
-				report(now);
-		}
-		for (i = 0; i < cfg.threads; i++)
-			pthread_join(thrs[i].tid, NULL);
-	}
-	for (i = 0; i < cfg.threads; i++)
-		if (thrs[i].end_ns > end)
-			end = thrs[i].end_ns;
+	end = run();
 	ug_cpu_usage(&cu1, &cs1);
-	dur = (double)(end - g_start_ns) / NSEC;
 
-	for (i = 0; i < nflows; i++) {
-		struct flow *f = &flows[i];
-
-		if (cfg.zerocopy || cfg.tstamp) {
-			uint64_t stop_at = ug_now_ns() + cfg.poll_loop_s * NSEC, now;
-
-			do {
-				now = ug_now_ns();
-				errq_flush(f, true, now < stop_at ? (stop_at - now) / 1000000 : 0);
-			} while (!errq_complete(f) && ug_now_ns() < stop_at);
-			if (cfg.zerocopy && f->zc_done < f->msgs)
-				f->err[E_ZC_MISSING] += f->msgs - f->zc_done;
-			if (cfg.tstamp && f->ts_ok < f->msgs)
-				f->err[E_TS_MISSING] += f->msgs - f->ts_ok;
-			f->err[E_TS_ERRORS] = f->ts_err;
-		}
-		if (close(f->fd))
-			ug_die_errno(1, "close");
-		tot[0] += f->bytes;
-		tot[1] += f->dgrams;
-		tot[2] += f->calls;
-		rounds += f->rounds;
-		msgs += f->msgs;
-		zc += f->zc_done;
-		zcc += f->zc_copied;
-		ts_ok += f->ts_ok;
-		ts_err += f->ts_err;
-		for (e = 0; e < E_NR; e++) {
-			errs[e] += f->err[e];
-			nerr += f->err[e];
-		}
-	}
-
-	if (cfg.audit) {
-		unsigned long ms = (end - g_start_ns) / 1000000;
-
-		if (ms) {
-			fprintf(stderr, "Summary over %lu.%03lu seconds...\n", ms / 1000, ms % 1000);
-			fprintf(stderr, "sum %s tx: %6lu MB/s %10lu calls (%lu/s) %10lu msgs (%lu/s)\n",
-				cfg.tcp ? "tcp" : "udp", (unsigned long)(tot[0] >> 10) / ms,
-				(unsigned long)tot[2], (unsigned long)(tot[2] * 1000 / ms),
-				(unsigned long)rounds, (unsigned long)(rounds * 1000 / ms));
-		}
-		if (cfg.tstamp) {
-			fprintf(stderr, "Tx Timestamps: %19lu received %17lu errors\n",
-				(unsigned long)ts_ok, (unsigned long)ts_err);
-			if (ts_err || ts_ok != msgs) {
-				note("expected %lu clean tx timestamps, got %lu (%lu errors)",
-				     (unsigned long)msgs, (unsigned long)ts_ok, (unsigned long)ts_err);
-				rc = 1;
-			}
-		}
-		if (cfg.zerocopy) {
-			fprintf(stderr, "Zerocopy acks: %19lu\n", (unsigned long)zc);
-			if (zc != msgs) {
-				note("unexpected number of zerocopy completions: %lu expected %lu received",
-				     (unsigned long)msgs, (unsigned long)zc);
-				rc = 1;
-			}
-		}
-	}
+	flows_finish(&t);
+	t.dur = (double)(end - g_start_ns) / NSEC;
+	t.cpu_user = cu1 - cu0;
+	t.cpu_sys = cs1 - cs0;
+	if (cfg.audit)
+		rc = audit_report(&t);
 	if (cfg.json)
-		json_summary(dur, tot, errs, nerr, cu1 - cu0, cs1 - cs0, zc, zcc);
+		json_summary(&t);
 	return rc;
 }
