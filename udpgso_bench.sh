@@ -231,7 +231,9 @@ bad() {		# TOOL PATTERN ARGS...
 	local tool=$1 pat=$2 rc lines
 	shift 2
 	if [ "$have_strace" -eq 1 ]; then
-		strace -f -qq -e trace=socket -o "$tmp/strace" \
+		# LeakSanitizer cannot run under ptrace (sanitizer builds)
+		ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
+			strace -f -qq -e trace=socket -o "$tmp/strace" \
 			"$UDPGSO_BIN/$tool" "$@" >"$tmp/out" 2>"$tmp/err"
 		rc=$?
 	else
