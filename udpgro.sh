@@ -23,24 +23,6 @@ CASES="no_gro no_gro_gso gro gro_custom_segment gro_plain_socket gro_multi_socke
 	bad_gro_lookup tso_bypasses_gro gso_unsegmented_gro_socket gso_unsegmented_plain_socket
 	gro_list_plain_socket gro_list_gro_socket tcp_gro udp_gso_bench udp_gso_gro_bench"
 
-families="4 6"
-only=""
-while [ $# -gt 0 ]; do
-	case "$1" in
-	-4) families=4 ;;
-	-6) families=6 ;;
-	-t) [ $# -ge 2 ] || ug_die "-t needs a case name (-l lists them)"
-	    case " $(echo $CASES) " in
-	    *" $2 "*) only=$2 ;;
-	    *) ug_die "-t '$2': unknown case, allowed: $(echo $CASES)" ;;
-	    esac
-	    shift ;;
-	-l) for c in $CASES; do echo "$c"; done; exit 0 ;;
-	*) ug_die "unknown argument '$1', allowed: -4 -6 -t CASE -l" ;;
-	esac
-	shift
-done
-
 N=10			# segments per GSO send in the exact cases
 PORT=8000
 
@@ -65,21 +47,6 @@ gso_send() {		# [SEG [PORT]]
 	gro_send tx tx "$FAM" -D "$A_RX" -p "${2:-$PORT}" -M 1 -s $((N * seg)) -S "$seg" --seq
 }
 
-# the checks of a case: expect EXPR... adds Python expressions over the
-# JSON summaries and counter deltas (see gro_lib.sh)
-expect() { _checks+=("$@"); }
-# the sender sent what it meant to, without errors
-sent_ok() { expect "${2:-tx}.datagrams == $1" "${2:-tx}.errors == 0"; }	# DATAGRAMS [KEY]
-# receiver KEY got DATAGRAMS, every byte and stamp right
-rx_ok() {		# KEY DATAGRAMS
-	expect "$1.datagrams == $2" "$1.verify_errors == 0" "$1.seq.loss == 0" \
-		"$1.seq.dup == 0" "$1.seq.reorder == 0"
-}
-# N segments crossed the veth one by one (a little IPv6 noise allowed)
-on_wire() { expect "obs.wire >= $1" "obs.wire <= $1 + 3"; }
-# one GSO skb crossed the veth whole
-one_on_wire() { expect "obs.wire >= 1" "obs.wire <= 4"; }
-
 # ---- cases ----------------------------------------------------------------------
 # GRO off: N plain sends reach a UDP_GRO socket as N reads, no cmsg
 case_no_gro() {
@@ -88,7 +55,7 @@ case_no_gro() {
 	gro_send tx tx "$FAM" -D "$A_RX" -p "$PORT" -M "$N" -s 1400 --seq
 	sent_ok "$N"
 	rx_ok rx "$N"
-	on_wire "$N"
+	n_on wire "$N"
 	expect "rx.reads == $N" "rx.gro_reads == 0" "obs.input == $N"
 }
 # GRO off, a GSO send segmented before the veth: N packets, N reads, no cmsg
@@ -99,7 +66,7 @@ case_no_gro_gso() {
 	gso_send
 	sent_ok "$N"
 	rx_ok rx "$N"
-	on_wire "$N"
+	n_on wire "$N"
 	expect "rx.reads == $N" "rx.gro_reads == 0" "obs.input == $N"
 }
 # GRO on: N packets on the wire, one skb after GRO, one read of N*MSS bytes
@@ -110,7 +77,7 @@ case_gro() {
 	gso_send
 	sent_ok "$N"
 	rx_ok rx "$N"
-	on_wire "$N"
+	n_on wire "$N"
 	expect "rx.reads == 1" "rx.gro_reads == 1" "rx.datagrams_per_read == $N" "obs.input == 1"
 }
 # GRO with a 500-byte segment: the same bytes as 29 full segments and a
@@ -122,7 +89,7 @@ case_gro_custom_segment() {
 	gro_send tx tx "$FAM" -D "$A_RX" -p "$PORT" -M 1 -s "$len" -S 500 --seq
 	sent_ok "$segs"
 	rx_ok rx "$segs"
-	on_wire "$segs"
+	n_on wire "$segs"
 	expect "rx.reads == 1" "rx.gro_reads == 1" "rx.bytes == $len" "obs.input == 1"
 }
 # GRO on, but the socket has no UDP_GRO: GRO leaves the packets alone and the
@@ -133,7 +100,7 @@ case_gro_plain_socket() {
 	gso_send
 	sent_ok "$N"
 	rx_ok rx "$N"
-	on_wire "$N"
+	n_on wire "$N"
 	expect "rx.reads == $N" "rx.gro_reads == 0" "obs.input == $N"
 }
 # two UDP_GRO sockets on two ports, one GSO send to each: each gets its own
@@ -149,7 +116,7 @@ case_gro_multi_socket() {
 	sent_ok "$N"
 	rx_ok rx "$N"
 	rx_ok rx2 "$N"
-	on_wire $((2 * N))
+	n_on wire $((2 * N))
 	expect "tx2.datagrams == $N" "rx.reads == 1" "rx.gro_reads == 1" "rx2.reads == 1" \
 		"rx2.gro_reads == 1" "obs.input == 1" "obs.input2 == 1"
 }
@@ -169,7 +136,7 @@ case_bad_gro_lookup() {
 	gro_rx_stop grosock
 	sent_ok "$N"
 	rx_ok rx "$N"
-	on_wire "$N"
+	n_on wire "$N"
 	expect "rx.reads == $N" "rx.gro_reads == 0" "grosock.datagrams == 0" "obs.input == 1"
 }
 # the veth trap: GRO on at the receiver, but the sender's veth has TSO on, so
@@ -182,7 +149,7 @@ case_tso_bypasses_gro() {
 	gso_send
 	sent_ok "$N"
 	rx_ok rx "$N"
-	on_wire "$N"
+	n_on wire "$N"
 	expect "rx.reads == $N" "rx.gro_reads == 0" "obs.input == $N"
 }
 # no GRO anywhere, and the GSO skb crosses the veth whole (as on lo): a
@@ -194,7 +161,7 @@ case_gso_unsegmented_gro_socket() {
 	gso_send
 	sent_ok "$N"
 	rx_ok rx "$N"
-	one_on_wire
+	one_on wire
 	expect "rx.reads == 1" "rx.gro_reads == 1" "obs.input == 1"
 }
 # ... and a plain socket: the kernel segments the GSO skb for it
@@ -204,7 +171,7 @@ case_gso_unsegmented_plain_socket() {
 	gso_send
 	sent_ok "$N"
 	rx_ok rx "$N"
-	one_on_wire
+	one_on wire
 	expect "rx.reads == $N" "rx.gro_reads == 0" "obs.input == 1"
 }
 # rx-gro-list: fraglist GRO builds one skb for a socket without UDP_GRO
@@ -215,7 +182,7 @@ case_gro_list_plain_socket() {
 	gso_send
 	sent_ok "$N"
 	rx_ok rx "$N"
-	on_wire "$N"
+	n_on wire "$N"
 	expect "rx.reads == $N" "rx.gro_reads == 0" "obs.input == 1"
 }
 # rx-gro-list and a UDP_GRO socket: plain UDP GRO wins, one read with cmsg
@@ -225,7 +192,7 @@ case_gro_list_gro_socket() {
 	gso_send
 	sent_ok "$N"
 	rx_ok rx "$N"
-	on_wire "$N"
+	n_on wire "$N"
 	expect "rx.reads == 1" "rx.gro_reads == 1" "obs.input == 1"
 }
 # TCP over the same veth with GRO and rx-gro-list on: every byte arrives
@@ -261,35 +228,4 @@ case_udp_gso_gro_bench() {
 	expect "rx.gro_reads > 0" "rx.datagrams_per_read > 1" "obs.input < obs.wire"
 }
 
-# run_case NAME: set up and run one case, then check what it expected
-run_case() {
-	local c=$1
-	gro_case_begin "$V $c"
-	_checks=()
-	"case_$c"
-	gro_case_end "${_checks[@]}"
-}
-
-# ---- main -------------------------------------------------------------------------
-ktap_header
-if why=$(gro_requirements) && [ -n "$why" ]; then
-	ktap_skip "udpgro" "$why"
-	ktap_finish
-fi
-for t in "$GRO_TX" "$GRO_RX"; do
-	if [ ! -x "$t" ]; then
-		ktap_fail "udpgro: $t" "not built (run make)"
-		ktap_finish
-	fi
-done
-ug_trap_install
-gro_init
-ktap_info "counters: ${GRO_CNT:-none}; kernel $(uname -r)"
-for f in $families; do
-	gro_family "$f"
-	for c in $CASES; do
-		[ -z "$only" ] || [ "$only" = "$c" ] || continue
-		run_case "$c"
-	done
-done
-ktap_finish
+gro_main "$@"

@@ -24,41 +24,10 @@ CASES="fwd_no_gro fwd_gro_only fwd_gro_list fwd_gro_list_gro_socket fwd_udp_gro_
 	fwd_udp_gro_fwd_gro_socket local_gro_fwd_dnat vxlan_gro_list vxlan_gro_fwd
 	vxlan_gro_socket fwd_bench fwd_gro_bench"
 
-families="4 6"
-only=""
-while [ $# -gt 0 ]; do
-	case "$1" in
-	-4) families=4 ;;
-	-6) families=6 ;;
-	-t) [ $# -ge 2 ] || ug_die "-t needs a case name (-l lists them)"
-	    # shellcheck disable=SC2086
-	    case " $(echo $CASES) " in
-	    *" $2 "*) only=$2 ;;
-	    # shellcheck disable=SC2086
-	    *) ug_die "-t '$2': unknown case, allowed: $(echo $CASES)" ;;
-	    esac
-	    shift ;;
-	-l) for c in $CASES; do echo "$c"; done; exit 0 ;;
-	*) ug_die "unknown argument '$1', allowed: -4 -6 -t CASE -l" ;;
-	esac
-	shift
-done
-
 N=10			# segments per GSO send, as upstream: 13000 bytes in 1300
 SEG=1300
 PORT=8000
 VXPORT=4789
-
-expect() { _checks+=("$@"); }
-sent_ok() { expect "tx.datagrams == $1" "tx.errors == 0"; }
-rx_ok() {		# KEY DATAGRAMS
-	expect "$1.datagrams == $2" "$1.verify_errors == 0" "$1.seq.loss == 0" \
-		"$1.seq.dup == 0" "$1.seq.reorder == 0"
-}
-# COUNTER saw N packets one by one (a little IPv6 noise allowed on links)
-n_on() { expect "obs.$1 >= $2" "obs.$1 <= $2 + 3"; }
-# one skb (an aggregate) crossed the link
-one_on() { expect "obs.$1 >= 1" "obs.$1 <= 4"; }
 
 # ---- topologies ----------------------------------------------------------------------
 routed() {
@@ -239,33 +208,4 @@ case_fwd_gro_bench() {
 	expect "obs.fwd < obs.wire"
 }
 
-run_case() {
-	gro_case_begin "$V $1"
-	_checks=()
-	"case_$1"
-	gro_case_end "${_checks[@]}"
-}
-
-# ---- main ---------------------------------------------------------------------------
-ktap_header
-if why=$(gro_requirements) && [ -n "$why" ]; then
-	ktap_skip "udpgro_fwd" "$why"
-	ktap_finish
-fi
-for t in "$GRO_TX" "$GRO_RX"; do
-	if [ ! -x "$t" ]; then
-		ktap_fail "udpgro_fwd: $t" "not built (run make)"
-		ktap_finish
-	fi
-done
-ug_trap_install
-gro_init
-ktap_info "counters: ${GRO_CNT:-none}; kernel $(uname -r)"
-for f in $families; do
-	gro_family "$f"
-	for c in $CASES; do
-		[ -z "$only" ] || [ "$only" = "$c" ] || continue
-		run_case "$c"
-	done
-done
-ktap_finish
+gro_main "$@"

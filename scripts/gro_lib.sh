@@ -490,3 +490,69 @@ _gro_merge() {
 	done
 	printf '}\n'
 }
+
+# ---- checks -------------------------------------------------------------------------
+# a case adds Python expressions over the merged summaries (see gro_case_end)
+expect() { _checks+=("$@"); }
+# the sender KEY (default tx) sent DATAGRAMS without errors
+sent_ok() { expect "${2:-tx}.datagrams == $1" "${2:-tx}.errors == 0"; }
+# receiver KEY got DATAGRAMS, every payload byte and sequence stamp right
+rx_ok() {		# KEY DATAGRAMS
+	expect "$1.datagrams == $2" "$1.verify_errors == 0" "$1.seq.loss == 0" \
+		"$1.seq.dup == 0" "$1.seq.reorder == 0"
+}
+# link counter KEY saw N packets one by one (a little IPv6 noise allowed)
+n_on() { expect "obs.$1 >= $2" "obs.$1 <= $2 + 3"; }
+# link counter KEY saw one skb (an aggregate, or a GSO skb crossing whole)
+one_on() { expect "obs.$1 >= 1" "obs.$1 <= 4"; }
+
+# ---- main ---------------------------------------------------------------------------
+# gro_main "$@": the command line shared by the GRO scripts, then every case
+# of $CASES (functions case_NAME) for each family.
+#   -4 / -6   one family only      -t CASE   one case      -l   list the cases
+gro_main() {
+	local families="4 6" only="" all c f why t
+	all=$(echo $CASES)
+	while [ $# -gt 0 ]; do
+		case "$1" in
+		-4) families=4 ;;
+		-6) families=6 ;;
+		-t)
+			[ $# -ge 2 ] || ug_die "-t needs a case name (-l lists them)"
+			case " $all " in
+			*" $2 "*) only=$2 ;;
+			*) ug_die "-t '$2': unknown case, allowed: $all" ;;
+			esac
+			shift
+			;;
+		-l) for c in $all; do echo "$c"; done; exit 0 ;;
+		*) ug_die "unknown argument '$1', allowed: -4 -6 -t CASE -l" ;;
+		esac
+		shift
+	done
+	ktap_header
+	if why=$(gro_requirements) && [ -n "$why" ]; then
+		ktap_skip "${ug_prog%.sh}" "$why"
+		ktap_finish
+	fi
+	for t in "$GRO_TX" "$GRO_RX"; do
+		if [ ! -x "$t" ]; then
+			ktap_fail "${ug_prog%.sh}: $t" "not built (run make)"
+			ktap_finish
+		fi
+	done
+	ug_trap_install
+	gro_init
+	ktap_info "counters: ${GRO_CNT:-none}; kernel $(uname -r)"
+	for f in $families; do
+		gro_family "$f"
+		for c in $all; do
+			[ -z "$only" ] || [ "$only" = "$c" ] || continue
+			gro_case_begin "$V $c"
+			_checks=()
+			"case_$c"
+			gro_case_end "${_checks[@]}"
+		done
+	done
+	ktap_finish
+}
