@@ -156,7 +156,7 @@ case_tso_bypasses_gro() {
 # UDP_GRO socket still gets one read with gso_size.  gro_reads > 0 alone
 # proves nothing; the wire count (1, not N) tells the two apart.
 case_gso_unsegmented_gro_socket() {
-	topo || return
+	topo && gro_offload tx vtx tx-udp-segmentation on || return
 	gro_rx rx rx "$PORT" "${RXF[@]}" -G -n 1 -l $((N * MSS)) -S "$MSS" -v --seq || return
 	gso_send
 	sent_ok "$N"
@@ -166,7 +166,7 @@ case_gso_unsegmented_gro_socket() {
 }
 # ... and a plain socket: the kernel segments the GSO skb for it
 case_gso_unsegmented_plain_socket() {
-	topo || return
+	topo && gro_offload tx vtx tx-udp-segmentation on || return
 	gro_rx rx rx "$PORT" "${RXF[@]}" -n "$N" -l "$MSS" --mode recvmsg -S -1 -v --seq || return
 	gso_send
 	sent_ok "$N"
