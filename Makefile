@@ -38,6 +38,8 @@ ifdef UG_IN_KERNEL_TREE
 # lib.mk's own %: %.c rule would link one source file; ours links the helper
 OVERRIDE_TARGETS := 1
 include ../lib.mk
+# the tests find the tools there (with O=, not beside the scripts)
+export UDPGSO_BIN := $(OUTPUT)
 $(OUTPUT)/%: %.c $(COMMON) $(COMMON_H)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(COMMON) $(LDLIBS)
 else

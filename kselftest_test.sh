@@ -7,8 +7,8 @@
 # linux-source tarball into a temporary directory, drops a copy of this
 # project in as tools/testing/selftests/udpgso-lab/, and checks the TAP the
 # kernel's own runner prints for it:
-#   A. make -C tools/testing/selftests TARGETS=udpgso-lab run_tests
-#      (the tree's lib.mk, our build rule, our settings file's timeout);
+#   A. make -C tools/testing/selftests TARGETS=udpgso-lab O=DIR run_tests
+#      (the tree's lib.mk, our build rule into O=, our settings' timeout);
 #   B. make -C tools/testing/selftests TARGETS=udpgso-lab install, then the
 #      installed run_kselftest.sh (kselftest-list.txt, KSELFTEST_<TEST>_ARGS);
 #   C. our own `make install INSTALL_PATH=ROOT` from a copy outside any kernel
@@ -92,10 +92,15 @@ write_dummies() {	# DIR
 ktap_header 1
 echo "# args: [\$*] bin: \$UDPGSO_BIN"
 if [ "$rc" = hang ]; then exec sleep 600; fi
-# the tool that the tree's make built beside us must run: a bad -s is exit 1
-"\$UDPGSO_BIN/udpgso_bench_tx" -s 70000 >/dev/null 2>&1
+# the tool the tree's make built must run: a bad -s is one line and exit 1
+msg=\$("\$UDPGSO_BIN/udpgso_bench_tx" -4 -D 127.0.0.1 -s 70000 2>&1)
 r=\$?
-if [ "\$r" -eq 1 ]; then ktap_ok "udpgso_bench_tx runs"; else ktap_fail "udpgso_bench_tx runs" "exit \$r"; fi
+echo "# \$msg"
+if [ "\$r" -eq 1 ] && [[ "\$msg" == *"-s 70000"* ]]; then
+	ktap_ok "udpgso_bench_tx runs"
+else
+	ktap_fail "udpgso_bench_tx runs" "exit \$r"
+fi
 exit $rc
 EOF
 		chmod +x "$d/$t"
@@ -171,13 +176,15 @@ check_all() {
 # the copy's settings get a short timeout, so the hanging dummy times out soon
 echo "timeout=$T_SHORT" >"$proj/settings"
 logA=$work/run_tests.log
-ktap_info "A: make -C .../$sel_rel TARGETS=$COLL run_tests"
+objA=$work/obj/kselftest/$COLL
+ktap_info "A: make -C .../$sel_rel TARGETS=$COLL O=DIR run_tests"
 # (through a pipe: the runner reopens /dev/stdout, which a file would clobber)
 (export UG_ONLY="$DUMMIES" KSELFTEST_UG_KST_PASS_SH_ARGS="--alpha 1"
- kmake "$sel" TARGETS="$COLL" TEST_PROGS="$tests $DUMMIES" run_tests 2>&1) | cat >"$logA"
+ kmake "$sel" TARGETS="$COLL" O="$work/obj" TEST_PROGS="$tests $DUMMIES" run_tests 2>&1) |
+	cat >"$logA"
 for b in udpgso_bench_tx udpgso_bench_rx udpgso; do
-	if [ -x "$proj/$b" ]; then ktap_ok "A: $b built by the tree's make"
-	else ktap_fail "A: $b built by the tree's make"; fi
+	if [ -x "$objA/$b" ]; then ktap_ok "A: $b built by the tree's make into O="
+	else ktap_fail "A: $b built by the tree's make into O="; fi
 done
 check_plan "$logA" A "$(( $(echo $tests | wc -w) + 4 ))"
 check_all "$logA" A ""
@@ -185,10 +192,10 @@ check_tap "$logA" A ug_kst_pass.sh ok
 check_tap "$logA" A ug_kst_fail.sh fail1
 check_tap "$logA" A ug_kst_skip.sh skip
 check_tap "$logA" A ug_kst_hang.sh "timeout:$T_SHORT"
-if grep -qF "# # args: [--alpha 1] bin: $proj" "$logA"; then
-	ktap_ok "A: KSELFTEST_UG_KST_PASS_SH_ARGS reaches the test, tools beside it"
+if grep -qxF "# # args: [--alpha 1] bin: $objA" "$logA"; then
+	ktap_ok "A: KSELFTEST_UG_KST_PASS_SH_ARGS reaches the test, tools found in O="
 else
-	ktap_fail "A: KSELFTEST_UG_KST_PASS_SH_ARGS reaches the test, tools beside it"
+	ktap_fail "A: KSELFTEST_UG_KST_PASS_SH_ARGS reaches the test, tools found in O="
 fi
 if grep -q '^# ok 1 udpgso_bench_tx runs$' "$logA"; then
 	ktap_ok "A: the test's own TAP is passed through with '# '"
@@ -231,7 +238,7 @@ check_list() {
 }
 check_list "$rootB" B "$testsB"
 quick_args=${KSELFTEST_UDPGSO_BENCH_SH_ARGS--q}
-(export UG_ONLY="$DUMMIES $QUICK_REAL" KSELFTEST_UG_KST_PASS_SH_ARGS="--beta 2"
+(unset UDPGSO_BIN; export UG_ONLY="$DUMMIES $QUICK_REAL" KSELFTEST_UG_KST_PASS_SH_ARGS="--beta 2"
  export KSELFTEST_UDPGSO_BENCH_SH_ARGS="$quick_args"
  cd "$rootB" && ./run_kselftest.sh 2>&1) | cat >"$logB"
 check_plan "$logB" B "$(echo $testsB | wc -w)"
@@ -239,7 +246,7 @@ check_all "$logB" B "$QUICK_REAL"
 check_tap "$logB" B ug_kst_pass.sh ok
 check_tap "$logB" B ug_kst_fail.sh fail1
 check_tap "$logB" B ug_kst_skip.sh skip
-if grep -qF "# # args: [--beta 2] bin: $rootB/$COLL" "$logB"; then
+if grep -qxF "# # args: [--beta 2] bin: $rootB/$COLL" "$logB"; then
 	ktap_ok "B: KSELFTEST_<TEST>_ARGS, installed tools beside the tests"
 else
 	ktap_fail "B: KSELFTEST_<TEST>_ARGS, installed tools beside the tests"
@@ -265,13 +272,18 @@ else
 fi
 check_list "$rootC" C "$testsB"
 cp -a "$sel/run_kselftest.sh" "$sel/kselftest" "$rootC/"
-(export UG_ONLY="$DUMMIES"
+(unset UDPGSO_BIN; export UG_ONLY="$DUMMIES"
  cd "$rootC" && ./run_kselftest.sh 2>&1) | cat >"$logC"
 check_plan "$logC" C "$(echo $testsB | wc -w)"
 check_all "$logC" C ""
 check_tap "$logC" C ug_kst_pass.sh ok
 check_tap "$logC" C ug_kst_fail.sh fail1
 check_tap "$logC" C ug_kst_skip.sh skip
+if grep -qxF "# # args: [] bin: $rootC/$COLL" "$logC"; then
+	ktap_ok "C: the installed tools beside the tests are used"
+else
+	ktap_fail "C: the installed tools beside the tests are used"
+fi
 
 # ---- our runner's slow-machine timeout knobs, on the installed copy ---------
 ksft=$rootC/$COLL/scripts/ksft_run.sh
