@@ -293,11 +293,11 @@ one_kill() {
 	local i=$1 pid how delay victim kids rc mode args after
 	args=(--out "$out" --label kill -n 1 -l 1 --no-plots)
 	case $((i % 4)) in
-	0) mode=local; args+=(--tx sendto,gso-cmsg --rx gro) ;;
-	1) mode=netif; args+=(--preset csum --tx gso-cmsg,sendto --rx plain --channels 2 --xps 1 --rps 2) ;;
-	2) mode=netif; args+=(--preset gro-list --tx gso-cmsg,sendto --rx plain --flow-hash --rps 3) ;;
+	0) mode=local; args+=(--tx gso-cmsg --rx gro) ;;
+	1) mode=netif; args+=(--preset csum --tx gso-cmsg --rx plain --channels 2 --xps 1 --rps 2) ;;
+	2) mode=netif; args+=(--preset gro-list --tx sendto --rx plain --flow-hash --rps 3) ;;
 	3) mode=netif; args+=(--ab tx:tso=off,rx:gro=on tx:gso=off,rx:rx-udp-gro-forwarding=on
-			      --tx tcp,gso-cmsg --rx plain) ;;
+			      --tx tcp) ;;
 	esac
 	rm -rf "$out"
 	if [ "$mode" = local ]; then
@@ -308,11 +308,12 @@ one_kill() {
 			>/dev/null 2>"$tmp/kill.err" &
 	fi
 	pid=$!
-	delay=$((RANDOM % 35 + 2))
+	delay=$((RANDOM % 40 + 2))
 	sleep "$((delay / 10)).$((delay % 10))"
-	case $((RANDOM % 4)) in
+	case $((RANDOM % 5)) in
 	0) how="SIGTERM to the script"; kill -TERM "$pid" 2>/dev/null ;;
 	1) how="SIGINT to the script"; kill -INT "$pid" 2>/dev/null ;;
+	2) how="SIGINT to its process group (Ctrl-C)"; kill -INT -- "-$pid" 2>/dev/null ;;
 	*) kids=$(pgrep -s "$pid" | grep -vx "$pid")
 	   victim=$(echo "$kids" | shuf -n1 2>/dev/null)
 	   if [ -n "$victim" ]; then

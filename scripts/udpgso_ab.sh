@@ -63,6 +63,11 @@ label= out_root=$UG_TOP/results use_perf=1 use_plots=1 dry=0
 idle_ms=2000
 cmdline="$0"
 for a in "$@"; do cmdline+=" $(printf '%q' "$a")"; done
+# nothing to undo yet: a signal just ends the run (the EXIT trap set below
+# removes the temporary directory); ug_trap_install takes over later
+trap 'exit 130' INT
+trap 'exit 143' TERM
+trap 'exit 129' HUP
 
 need_arg() { [ "$2" -ge 2 ] || ug_die "$1: needs a value (see -h)"; }
 int_in() {	# NAME VALUE MIN MAX
