@@ -5,6 +5,7 @@
 # virtme-ng.  A benchmark, not a test: it asserts nothing.
 #
 #   scripts/kmod_bench.sh [--kernel VER] [--rounds N] [--secs S] [--out DIR]
+#   scripts/kmod_bench.sh --summarize DIR     summary.txt again from DIR/raw.log
 #
 # Workload: udpgso_bench_tx -4 -D 127.0.0.1 -s 14000 -S 1400 -l S in a fresh
 # netns, a plain udpgso_bench_rx on the same port (so the receive side splits
@@ -22,7 +23,7 @@ usage() {
 	exit 1
 }
 
-kver= rounds=10 secs=5 out= in_guest= ko=
+kver= rounds=10 secs=5 out= in_guest= ko= sumdir=
 args=("$@")
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -31,17 +32,48 @@ while [ $# -gt 0 ]; do
 	--secs) secs=${2:-}; shift 2 || usage ;;
 	--out) out=${2:-}; shift 2 || usage ;;
 	--in-guest) in_guest=1; ko=${2:-}; shift 2 || usage ;;
+	--summarize) sumdir=${2:-}; shift 2 || usage ;;
 	*) usage ;;
 	esac
 done
 case "$rounds" in ''|0|*[!0-9]*) ug_die "--rounds '$rounds': allowed a positive integer" ;; esac
 case "$secs" in ''|0|*[!0-9]*) ug_die "--secs '$secs': allowed a positive integer" ;; esac
 
+# summarize DIR: DIR/summary.txt from DIR/raw.log (also: --summarize DIR)
+summarize() {
+	local raw=$1/raw.log off on head
+	off=$(awk '$1 == "round" && $4 == "off" && $6 != "error" { print $6 }' "$raw" | median)
+	on=$(awk '$1 == "round" && $4 == "on" && $6 != "error" { print $6 }' "$raw" | median)
+	head=$(sed -n 's/^# [0-9-]* [0-9:]* UTC, host [^,]*, guest \(.*\)$/\1/p' "$raw")
+	{
+		echo "guest $head; rounds alternate off/on (each mode first half of the time)"
+		echo "median tx MB/s without module: $off"
+		echo "median tx MB/s with module:    $on"
+		awk -v a="$off" -v b="$on" 'BEGIN { if (a > 0) printf "ratio of medians with/without: %.4f (cost %.2f%%)\n", b / a, (1 - b / a) * 100 }'
+		# per round: on/off of the two adjacent runs, a measure of the noise
+		awk '$1 == "round" && $6 != "error" { v[$2, $4] = $6; r[$2] = 1 }
+		     END { for (i in r) if (v[i, "off"] > 0 && v[i, "on"] != "")
+			printf "%.4f\n", v[i, "on"] / v[i, "off"] }' "$raw" | sort -g > "$1/.pairs"
+		echo "per-round ratios with/without: median $(median < "$1/.pairs")," \
+			"min $(head -1 "$1/.pairs"), max $(tail -1 "$1/.pairs"), n $(grep -c . "$1/.pairs")"
+		rm -f "$1/.pairs"
+		if grep -q 'accel tcg' "$raw"; then
+			echo "note: TCG emulation, not hardware speed; only ratios of alternating rounds mean anything, and a spread of per-round ratios far beyond 2% means this run cannot resolve a 2% cost"
+		fi
+	} | tee "$1/summary.txt"
+}
+
 median() {		# numbers on stdin
 	sort -g | awk '{ v[NR] = $1 } END {
 		if (NR == 0) { print "nan"; exit }
 		if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
+
+if [ -n "$sumdir" ]; then
+	[ -r "$sumdir/raw.log" ] || ug_die "--summarize '$sumdir': no raw.log there"
+	summarize "$sumdir"
+	exit 0
+fi
 
 # ---- inside the guest ---------------------------------------------------------
 guest() {
@@ -55,7 +87,8 @@ guest() {
 		"$UDPGSO_BIN/udpgso_bench_rx" -4 -p "$port" >/dev/null 2>&1 &
 	rxpid=$!
 	defer "kill $rxpid"
-	ns_wait_udp_port l "$port" || ug_die "receiver did not bind port $port"
+	for ((i = 0; i < 6; i++)); do ns_wait_udp_port l "$port" && break; done
+	((i < 6)) || ug_die "receiver did not bind port $port"
 	echo "# kernel $(uname -r) ($(uname -v)), $(nproc) cpus, accel ${UG_VNG_ACCEL:-?}"
 	echo "# workload: udpgso_bench_tx -4 -D 127.0.0.1 -p $port -s 14000 -S 1400 -l $secs --json"
 	for ((i = 0; i < rounds; i++)); do
@@ -108,20 +141,13 @@ export UG_VNG_ACCEL
 echo "scripts/kmod_bench.sh ${args[*]}" > "$out/command.txt"
 echo "# $(date -u '+%Y-%m-%d %H:%M:%S UTC'), host $(uname -r), guest $kver, accel $UG_VNG_ACCEL" \
 	> "$out/raw.log"
+echo "# host load average before the run: $(cut -d' ' -f1-3 /proc/loadavg)" >> "$out/raw.log"
 "$UG_TOP/scripts/vng_run.sh" --kernel "/boot/vmlinuz-$kver" \
 	--timeout $((rounds * 2 * (secs + 15) + 180)) --rwdir "$work" -- \
 	"UG_VNG_ACCEL=$UG_VNG_ACCEL UDPGSO_BIN=$UDPGSO_BIN $UG_TOP/scripts/kmod_bench.sh --rounds $rounds --secs $secs" \
 	"--in-guest $work/build/udpgso_stats.ko > $work/guest.log 2>&1" >/dev/null 2>&1
 cat "$work/guest.log" >> "$out/raw.log"
+echo "# host load average after the run: $(cut -d' ' -f1-3 /proc/loadavg)" >> "$out/raw.log"
 grep -q '^round ' "$out/raw.log" || { cat "$out/raw.log" >&2; ug_die "no rounds ran"; }
 
-off=$(awk '$1 == "round" && $4 == "off" && $6 != "error" { print $6 }' "$out/raw.log" | median)
-on=$(awk '$1 == "round" && $4 == "on" && $6 != "error" { print $6 }' "$out/raw.log" | median)
-{
-	echo "guest kernel $kver, accel $UG_VNG_ACCEL, $rounds rounds x $secs s per mode, alternating"
-	echo "median tx MB/s without module: $off"
-	echo "median tx MB/s with module:    $on"
-	awk -v a="$off" -v b="$on" 'BEGIN { if (a > 0) printf "ratio with/without: %.4f (cost %.2f%%)\n", b / a, (1 - b / a) * 100 }'
-	[ "$UG_VNG_ACCEL" = tcg ] &&
-		echo "note: TCG emulation, not hardware speed; only the ratio of alternating rounds is meaningful"
-} | tee "$out/summary.txt"
+summarize "$out"

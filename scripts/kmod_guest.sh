@@ -110,6 +110,15 @@ reset_filter() {	# port N | dev NAME
 }
 
 # ---- traffic -------------------------------------------------------------------
+# ns_wait_udp_port waits 5 s; a guest under TCG on a busy host may need more
+wait_port() {		# NS PORT
+	local w
+	for w in 1 2 3 4 5 6; do
+		ns_wait_udp_port "$1" "$2" && return 0
+	done
+	return 1
+}
+
 # gso_run NS_TX NS_RX DST PORT FAMILY RXFLAGS: M GSO sends of K segments
 gso_run() {
 	local nstx=$1 nsrx=$2 dst=$3 port=$4 fam=$5 rxflags=$6 rxpid
@@ -117,7 +126,7 @@ gso_run() {
 	timeout 60 ip netns exec "$(ns_name "$nsrx")" "$RX" "$fam" -p "$port" $rxflags \
 		>/dev/null 2>&1 &
 	rxpid=$!
-	if ! ns_wait_udp_port "$nsrx" "$port"; then
+	if ! wait_port "$nsrx" "$port"; then
 		kill "$rxpid" 2>/dev/null
 		wait "$rxpid" 2>/dev/null
 		case_fail "receiver did not bind port $port"
@@ -343,8 +352,8 @@ t_cycles() {
 	pids+=($!)
 	nice -n 19 timeout 600 ip netns exec "$(ns_name l)" "$RX" -4 -p "$port" >/dev/null 2>&1 &
 	pids+=($!)
-	ns_wait_udp_port b "$port"
-	ns_wait_udp_port l "$port"
+	wait_port b "$port"
+	wait_port l "$port"
 	nice -n 19 timeout 600 ip netns exec "$(ns_name a)" "$TX" -4 -D 10.71.0.2 -p "$port" \
 		-s 14000 -S 1400 -l 600 >/dev/null 2>&1 &
 	pids+=($!)
