@@ -10,17 +10,20 @@
 #   ./kmod_test.sh
 #
 # Environment: UG_KMOD_KERNELS="VER ..." picks guest kernels (default: all
-# found); UG_KMOD_CYCLES load/unload cycles per guest (default 100);
-# UG_KMOD_TIMEOUT seconds per guest (default 400); UDPGSO_BIN where the
+# found); UG_KMOD_CYCLES load/unload cycles per guest (default 100) within
+# UG_KMOD_CYCLE_SECS (default 150); UG_KMOD_TIMEOUT seconds per guest
+# (default 400); UDPGSO_BIN where the
 # tools are.  Skips (exit 4) when vng, qemu, guest kernels or headers are missing.
 set -u
 
 . "$(dirname "$0")/scripts/lib.sh"
 
 cycles=${UG_KMOD_CYCLES:-100}
+csecs=${UG_KMOD_CYCLE_SECS:-150}
 gtmo=${UG_KMOD_TIMEOUT:-400}
 case "$cycles" in ''|*[!0-9]*) ug_die "UG_KMOD_CYCLES '$cycles': allowed a non-negative integer" ;; esac
 case "$gtmo" in ''|0|*[!0-9]*) ug_die "UG_KMOD_TIMEOUT '$gtmo': allowed a positive integer" ;; esac
+case "$csecs" in ''|0|*[!0-9]*) ug_die "UG_KMOD_CYCLE_SECS '$csecs': allowed a positive integer" ;; esac
 
 ktap_header
 
@@ -91,7 +94,7 @@ for v in "${kernels[@]}"; do
 	t0=$SECONDS
 	"$UG_TOP/scripts/vng_run.sh" --kernel "$img" --timeout "$gtmo" --rwdir "$work" -- \
 		"UDPGSO_BIN=$UDPGSO_BIN $UG_TOP/scripts/kmod_guest.sh --ko $bdir/udpgso_stats.ko" \
-		"--out $res --cycles $cycles" >"$work/guest-$v.log" 2>&1
+		"--out $res --cycles $cycles --cycle-secs $csecs" >"$work/guest-$v.log" 2>&1
 	rc=$?
 	ktap_info "$v: guest ran $((SECONDS - t0)) s (exit $rc)"
 	while read -r tag rest; do

@@ -4,7 +4,10 @@
 # (kmod_test.sh boots the guests and runs this).  Root only; it loads and
 # unloads the module and creates its own network namespaces.
 #
-#   scripts/kmod_guest.sh --ko PATH [--out FILE] [--cycles N] [--only NAMES]
+#   scripts/kmod_guest.sh --ko PATH [--out FILE] [--cycles N] [--cycle-secs S]
+#                         [--only CASE,...]
+# --cycles: load/unload cycles under traffic (default 100), given at most
+# --cycle-secs seconds (default 180; fewer cycles in that time is a failure).
 #
 # One result line per case on stdout (and appended to FILE):
 #   UGKMOD ok <kernel>: <case>: <counter=value expected value ...>
@@ -16,22 +19,24 @@ set -u
 . "$(dirname "$0")/lib.sh"
 
 usage() {
-	echo "usage: $ug_prog --ko PATH [--out FILE] [--cycles N] [--only CASE,...]" >&2
+	echo "usage: $ug_prog --ko PATH [--out FILE] [--cycles N] [--cycle-secs S] [--only CASE,...]" >&2
 	exit 1
 }
 
-ko= out=/dev/null cycles=100 only=
+ko= out=/dev/null cycles=100 only= cycle_secs=180
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--ko) ko=${2:-}; shift 2 || usage ;;
 	--out) out=${2:-}; shift 2 || usage ;;
 	--cycles) cycles=${2:-}; shift 2 || usage ;;
+	--cycle-secs) cycle_secs=${2:-}; shift 2 || usage ;;
 	--only) only=${2:-}; shift 2 || usage ;;
 	*) usage ;;
 	esac
 done
 [ -n "$ko" ] || usage
 case "$cycles" in ''|*[!0-9]*) ug_die "--cycles '$cycles': allowed a non-negative integer" ;; esac
+case "$cycle_secs" in ''|0|*[!0-9]*) ug_die "--cycle-secs '$cycle_secs': allowed a positive integer" ;; esac
 
 D=/sys/kernel/debug/udpgso_stats
 M=100		# GSO sends per case
@@ -371,6 +376,10 @@ t_cycles() {
 	t0=$SECONDS
 	for ((i = 0; i < cycles; i++)); do
 		((i % 10)) || ktap_info "cycle $i at $((SECONDS - t0)) s"
+		if ((SECONDS - t0 >= cycle_secs)); then
+			case_fail "stopped after $i cycles: over $cycle_secs s"
+			break
+		fi
 		if ! err=$(insmod "$ko" 2>&1); then
 			fails=$((fails + 1)); ktap_info "cycle $i insmod: $err"; continue
 		fi
