@@ -66,10 +66,11 @@ ug_trap_install
 defer "rm -rf '$work'"
 
 # is vng/qemu there?  (reason on stderr, exit 4)
-why=$("$UG_TOP/scripts/vng_run.sh" --kernel "/boot/vmlinuz-${kernels[0]}" --probe-accel 2>&1 >/dev/null)
+UG_VNG_ACCEL=$("$UG_TOP/scripts/vng_run.sh" --kernel "/boot/vmlinuz-${kernels[0]}" \
+	--probe-accel 2>"$work/probe.err")
 rc=$?
-[ $rc -eq 4 ] && skip_all "$why"
-UG_VNG_ACCEL=$("$UG_TOP/scripts/vng_run.sh" --kernel "/boot/vmlinuz-${kernels[0]}" --probe-accel)
+[ $rc -eq 4 ] && skip_all "$(cat "$work/probe.err")"
+[ $rc -eq 0 ] || { cat "$work/probe.err" >&2; ug_die "scripts/vng_run.sh --probe-accel failed"; }
 export UG_VNG_ACCEL
 ktap_info "guests: ${kernels[*]} (accel: $UG_VNG_ACCEL), $cycles load/unload cycles each"
 
