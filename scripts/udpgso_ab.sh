@@ -35,7 +35,7 @@ usage: $ug_prog [options]
                      (default: all)
   --rx LIST          rx modes for UDP: ${RX_MODES// /,} (default: plain,gro)
   -n, --reps N       repetitions per configuration, A and B interleaved (1..50, 3)
-  -l, --secs S       seconds per run (1..60, default 2)
+  -l, --secs S       seconds per run (1..60, default 3)
   --size BYTES       datagram size (64..1472, default 1472); GSO modes send
                      --segs of them per call
   --segs N           segments per GSO send / messages per sendmmsg (1..64, 44)
@@ -56,7 +56,7 @@ EOF
 }
 
 # ---- options -------------------------------------------------------------------
-reps=3 secs=2 size=1472 segs=44 preset= a_spec= b_spec= have_ab=0
+reps=3 secs=3 size=1472 segs=44 preset= a_spec= b_spec= have_ab=0
 tx_list=${TX_MODES// /,} rx_list=plain,gro
 channels= flowhash=0 irq_cpus= rps= xps= tx_cpu= rx_cpu= rmem= wmem=
 label= out_root=$UG_TOP/results use_perf=1 use_plots=1 dry=0
@@ -211,25 +211,22 @@ done
 n_configs=$((${#pairs[@]} * ${#settings[@]}))
 n_runs=$((n_configs * reps))
 
-tx_args() {
-	case "$1" in
-	sendto) echo "-u -s $size" ;;
-	sendmmsg) echo "-m --batch $segs -s $size" ;;
-	gso-cmsg) echo "-s $gso_len -S $size" ;;
-	gso-sockopt) echo "-s $gso_len -S $size --gso-mode sockopt" ;;
-	sendmmsg-gso) echo "-m --batch 8 -s $gso_len -S $size" ;;
-	zerocopy) echo "-z -s $gso_len -S $size" ;;
-	tcp) echo "-t -s $gso_len" ;;
-	esac
-}
-rx_args() {
-	case "$1" in
-	plain) echo "--mode recv" ;;
-	recvmmsg) echo "--mode recvmmsg --batch 64" ;;
-	gro) echo "-G" ;;
-	tcp) echo "-t" ;;
-	esac
-}
+# the tools' arguments per mode
+declare -A TXA=(
+	[sendto]="-u -s $size"
+	[sendmmsg]="-m --batch $segs -s $size"
+	[gso-cmsg]="-s $gso_len -S $size"
+	[gso-sockopt]="-s $gso_len -S $size --gso-mode sockopt"
+	[sendmmsg-gso]="-m --batch 8 -s $gso_len -S $size"
+	[zerocopy]="-z -s $gso_len -S $size"
+	[tcp]="-t -s $gso_len"
+)
+declare -A RXA=(
+	[plain]="--mode recv"
+	[recvmmsg]="--mode recvmmsg --batch 64"
+	[gro]="-G"
+	[tcp]="-t"
+)
 
 # ---- topology and validation (nothing is changed in this part) ------------------
 TX=$UDPGSO_BIN/udpgso_bench_tx
@@ -512,15 +509,31 @@ agent_start() {	# SIDE
 }
 # agent_call SIDE REQUEST: its answer on stdout; 1 when the agent is gone
 agent_call() {
-	local i o line
-	if [ "$1" = tx ]; then i=$ag_in_tx o=$ag_out_tx; else i=$ag_in_rx o=$ag_out_rx; fi
+	local i
+	if [ "$1" = tx ]; then i=$ag_in_tx; else i=$ag_in_rx; fi
 	[ -n "$i" ] || return 1
 	printf '%s\n' "$2" 2>/dev/null >&"$i" || return 1
+	agent_recv "$1"
+}
+agent_recv() {	# SIDE: one answer
+	local o line
+	if [ "$1" = tx ]; then o=$ag_out_tx; else o=$ag_out_rx; fi
 	while IFS= read -r -u "$o" line; do
 		[ "$line" = @@END ] && return 0
 		printf '%s\n' "$line"
 	done
 	return 1
+}
+# counters_both TXFILE RXFILE: both sides at once (both requests go out
+# before either answer is read), through the agents, else the slow way
+counters_both() {
+	local okt=0 okr=0
+	printf 'counters %s\n' "$dev_tx" 2>/dev/null >&"$ag_in_tx" && okt=1
+	printf 'counters %s\n' "$dev_rx" 2>/dev/null >&"$ag_in_rx" && okr=1
+	if [ "$okt" = 1 ]; then agent_recv tx >"$1" || okt=0; fi
+	if [ "$okr" = 1 ]; then agent_recv rx >"$2" || okr=0; fi
+	[ "$okt" = 1 ] || LS counters "$dev_tx" </dev/null >"$1" 2>/dev/null
+	[ "$okr" = 1 ] || RS counters "$dev_rx" </dev/null >"$2" 2>/dev/null
 }
 # counters SIDE: through the agent, else the slow way
 counters() {
@@ -552,40 +565,54 @@ ethtool_K() {	# SIDE ARGS...
 agent_start tx || ug_die "cannot start the counter agent"
 agent_start rx || ug_die "cannot start the counter agent on the receiving side"
 
-# apply_setting A|B: one ethtool -K per device for every feature either
-# setting names (a value from this setting, else the value found)
-apply_setting() {
-	local spec side feat val want args_tx="" args_rx="" ft="" fr=""
+# setting_args A|B SIDE: the ethtool -K arguments of a setting on one side:
+# every feature either setting names, valued from this setting, else as found
+setting_args() {
+	local spec side feat want out=""
 	if [ "$1" = A ]; then spec=$spec_a; else spec=$spec_b; fi
 	while read -r side feat; do
-		[ -n "$side" ] || continue
+		[ "$side" = "$2" ] || continue
 		case "$skip_feats" in *" $side:$feat "*) continue ;; esac
 		want=$(echo "$spec" | awk -v s="$side" -v f="$feat" '$1 == s && $2 == f { print $3 }')
 		if [ -z "$want" ]; then
 			want=$(sed -n 's/^  //p' "$resdir/snapshot.before.$side" | feat_state "$feat")
 		fi
-		[ -n "$want" ] || continue
-		if [ "$side" = tx ]; then
-			args_tx+=" $(feat_ethtool_name "$feat") $want"
-		else
-			args_rx+=" $(feat_ethtool_name "$feat") $want"
-		fi
+		[ -n "$want" ] && out+=" $(feat_ethtool_name "$feat") $want"
 	done <<<"$touched"
+	echo "$out"
+}
+declare -A set_args
+for s_ in "${settings[@]}"; do
+	set_args[$s_.tx]=$(setting_args "$s_" tx)
+	set_args[$s_.rx]=$(setting_args "$s_" rx)
+done
+# feat_state_file FILE FEATURE: feat_state in shell builtins (hot path)
+feat_state_file() {
+	local kind name val m first="" chg=""
+	local -a ms
+	read -ra ms <<<"$(feat_members "$2")"
+	while read -r kind name val; do
+		for m in "${ms[@]}"; do
+			[ "$name" = "$m" ] || continue
+			[ -n "$first" ] || first=$val
+			[ "$kind" = feat ] && [ -z "$chg" ] && chg=$val
+		done
+	done <"$1"
+	echo "${chg:-$first}"
+}
+# apply_setting A|B: one ethtool -K per device, then record what they report
+apply_setting() {
+	local side feat
 	# shellcheck disable=SC2086
-	[ -z "$args_tx" ] || ethtool_K tx $args_tx || return 1
+	[ -z "${set_args[$1.tx]}" ] || ethtool_K tx ${set_args[$1.tx]} || return 1
 	# shellcheck disable=SC2086
-	[ -z "$args_rx" ] || ethtool_K rx $args_rx || return 1
-	# what the devices report now, for the record
+	[ -z "${set_args[$1.rx]}" ] || ethtool_K rx ${set_args[$1.rx]} || return 1
+	features tx >"$tmp/feat.tx"
+	features rx >"$tmp/feat.rx"
 	cur_feats=""
 	while read -r side feat; do
 		[ -n "$side" ] || continue
-		if [ "$side" = tx ]; then
-			[ -n "$ft" ] || ft=$(features tx)
-			cur_feats+="$side:$feat=$(echo "$ft" | feat_state "$feat") "
-		else
-			[ -n "$fr" ] || fr=$(features rx)
-			cur_feats+="$side:$feat=$(echo "$fr" | feat_state "$feat") "
-		fi
+		cur_feats+="$side:$feat=$(feat_state_file "$tmp/feat.$side" "$feat") "
 	done <<<"$touched"
 }
 
@@ -620,12 +647,12 @@ wait_port() {
 	done
 	return 1
 }
-# rx_drained PORT PID: its socket's receive queue stayed empty for 30 ms
+# rx_drained PORT PID: its socket's receive queue stayed empty for 20 ms
 # (read in the receiver's own /proc view: no fork)
 rx_drained() {
 	local hex line f i ok=0
 	printf -v hex ':%04X ' "$1"
-	for ((i = 0; i < 200 && ok < 3; i++)); do
+	for ((i = 0; i < 200 && ok < 2; i++)); do
 		[ -r "/proc/$2/net/udp" ] || return 1
 		f=x
 		while read -r line; do
@@ -636,7 +663,7 @@ rx_drained() {
 		if [ "${f#*:}" = 00000000 ]; then ok=$((ok + 1)); else ok=0; fi
 		nap 0.01
 	done
-	[ "$ok" -ge 3 ]
+	[ "$ok" -ge 2 ]
 }
 kmod_dir=/sys/kernel/debug/udpgso_stats
 kmod=0
@@ -657,53 +684,75 @@ else
 fi
 
 port_base=$((20000 + ($$ % 200) * 100))
-run_one() {	# IDX CONFIG TXMODE RXMODE SETTING REP
-	local idx=$1 cfg=$2 txm=$3 rxm=$4 set=$5 rep=$6
-	local port=$((port_base + idx % 100)) proto=-u log rxpid txpid rc_tx rc_rx=0
-	local s0 s1 t0 t1 txa rxa c0t c0r ok=1 pin_tx="" pin_rx="" rcvbuf=""
-	local ta=$EPOCHREALTIME tb tc td perfpid="" pc pa ack i
-	log=$resdir/raw/$(printf '%03d' "$idx").log
-	[ "$txm" = tcp ] && proto=-t
-	txa=$(tx_args "$txm") rxa=$(rx_args "$rxm")
-	[ -n "$tx_cpu" ] && pin_tx="-C $tx_cpu"
+# catf FILE: print a file without starting cat
+catf() {
+	local -a l
+	[ -r "$1" ] || return 0
+	mapfile -t l <"$1"
+	[ ${#l[@]} -eq 0 ] || printf '%s\n' "${l[@]}"
+}
+# perf_launch N: a perf stat -a for run N, started with its events off
+# (switched on and off around tx through its control fifo).  It is started
+# one run ahead, while the previous run drains, so its start-up costs nothing.
+perf_launch() {
+	local n=$1
+	rm -f "$tmp/perf.$n" "$tmp/pctl.$n" "$tmp/pack.$n"
+	mkfifo "$tmp/pctl.$n" "$tmp/pack.$n" || return
+	perf stat -a -x, -D -1 --control "fifo:$tmp/pctl.$n,$tmp/pack.$n" -e "$perf_events" \
+		-o "$tmp/perf.$n" </dev/null >/dev/null 2>"$tmp/perf.err.$n" &
+	perf_pid[$n]=$!
+}
+declare -a perf_pid rx_pid rx_cmd
+# rx_launch N: the receiver of run N (started directly, not through R, so
+# that $! is the receiver itself).  Like perf it is started one run ahead,
+# so that it is bound by the time its run begins; it waits up to 30 s for
+# its first datagram and stops on SIGINT once it has read everything.
+rx_launch() {
+	local n=$1 rxm=${RUN_RX[$1]} pin_rx="" rcvbuf=""
 	[ -n "$rx_cpu" ] && pin_rx="--cpu $rx_cpu"
-	[ -n "$rmem" ] && [ "$proto" = -u ] && rcvbuf="--rcvbuf $rmem"
-	local rxcmd="$RXR -4 -p $port --json -C 5000 -R $idle_ms $rxa $pin_rx $rcvbuf"
-	local txcmd="$TX -4 -D $dst -p $port -l $secs --json $txa $pin_tx"
-	# counters before, on both sides at once, while rx starts
-	# perf starts now with its events disabled, and is switched on and off
-	# around tx through its control fifo: its start-up is not measured
-	if [ "$use_perf" = 1 ]; then
-		rm -f "$tmp/perf" "$tmp/pctl" "$tmp/pack"
-		mkfifo "$tmp/pctl" "$tmp/pack"
-		perf stat -a -x, -D -1 --control "fifo:$tmp/pctl,$tmp/pack" -e "$perf_events" \
-			-o "$tmp/perf" </dev/null >/dev/null 2>"$tmp/perf.err" &
-		perfpid=$!
-	fi
-	counters tx >"$tmp/c0.tx" 2>/dev/null & c0t=$!
-	counters rx >"$tmp/c0.rx" 2>/dev/null & c0r=$!
-	[ "$kmod" = 1 ] && { echo 1 >"$kmod_dir/reset"; } 2>/dev/null
-	# started directly (not through R) so that $! is the receiver itself
+	[ -n "$rmem" ] && [ "$rxm" != tcp ] && rcvbuf="--rcvbuf $rmem"
+	rx_cmd[$n]="$RXR -4 -p $((port_base + n % 100)) --json -C 30000 -R $idle_ms ${RXA[$rxm]}"
+	rx_cmd[$n]+=" $pin_rx $rcvbuf"
 	if [ "$rtype" = ssh ]; then
-		ssh "${ssh_opts[@]}" "${rargs[@]}" -- "timeout $((secs + 20)) $rxcmd" \
-			</dev/null >"$tmp/rx.json" 2>"$tmp/rx.err" &
+		ssh "${ssh_opts[@]}" "${rargs[@]}" -- "timeout $((secs + 60)) ${rx_cmd[$n]}" \
+			</dev/null >"$tmp/rx.$n.json" 2>"$tmp/rx.$n.err" &
 	else
 		# shellcheck disable=SC2086
-		ip netns exec "${ns_rx:-$REMOTE_ARGS}" timeout $((secs + 20)) $rxcmd \
-			</dev/null >"$tmp/rx.json" 2>"$tmp/rx.err" &
+		ip netns exec "${ns_rx:-$REMOTE_ARGS}" ${rx_cmd[$n]} \
+			</dev/null >"$tmp/rx.$n.json" 2>"$tmp/rx.$n.err" &
 	fi
-	rxpid=$!
-	wait "$c0t" "$c0r"
+	rx_pid[$n]=$!
+}
+run_one() {	# IDX CONFIG TXMODE RXMODE SETTING REP
+	local idx=$1 cfg=$2 txm=$3 rxm=$4 set=$5 rep=$6
+	local port=$((port_base + idx % 100)) proto=-u pname=udp log rxpid txpid rc_tx rc_rx=0
+	local s0 s1 t0 t1 txa ok=1 pin_tx="" rxcmd
+	local ta=$EPOCHREALTIME tb tc td perfpid="" pc pa ack i l
+	printf -v log '%s/raw/%03d.log' "$resdir" "$idx"
+	[ "$txm" = tcp ] && proto=-t pname=tcp
+	txa=${TXA[$txm]}
+	[ -n "$tx_cpu" ] && pin_tx="-C $tx_cpu"
+	local txcmd="$TX -4 -D $dst -p $port -l $secs --json $txa $pin_tx"
+	if [ "$use_perf" = 1 ]; then
+		[ -n "${perf_pid[$idx]:-}" ] || perf_launch "$idx"
+		perfpid=${perf_pid[$idx]}
+	fi
+	[ "$kmod" = 1 ] && { echo 1 >"$kmod_dir/reset"; } 2>/dev/null
+	if [ -z "${rx_pid[$idx]:-}" ] || ! kill -0 "${rx_pid[$idx]}" 2>/dev/null; then
+		rx_launch "$idx"
+	fi
+	rxpid=${rx_pid[$idx]} rxcmd=${rx_cmd[$idx]}
+	counters_both "$tmp/c0.tx" "$tmp/c0.rx"
 	tb=$EPOCHREALTIME
 	if ! wait_port "$proto" "$port" "$rxpid"; then
 		ok=0
-		echo "rx did not bind port $port" >>"$tmp/rx.err"
+		echo "rx did not bind port $port" >>"$tmp/rx.$idx.err"
 	fi
 	if [ -n "$perfpid" ]; then
 		# read-write opens never block, even if perf died
-		exec {pc}<>"$tmp/pctl" {pa}<>"$tmp/pack"
+		exec {pc}<>"$tmp/pctl.$idx" {pa}<>"$tmp/pack.$idx"
 		echo enable >&"$pc"
-		read -r -t 5 -u "$pa" ack || echo "perf: no ack for enable" >>"$tmp/perf.err"
+		read -r -t 5 -u "$pa" ack || echo "perf: no ack for enable" >>"$tmp/perf.err.$idx"
 	fi
 	read_stat s0
 	t0=$EPOCHREALTIME
@@ -716,11 +765,13 @@ run_one() {	# IDX CONFIG TXMODE RXMODE SETTING REP
 	read_stat s1
 	if [ -n "$perfpid" ]; then
 		echo disable >&"$pc"
-		read -r -t 5 -u "$pa" ack || echo "perf: no ack for disable" >>"$tmp/perf.err"
+		read -r -t 5 -u "$pa" ack || echo "perf: no ack for disable" >>"$tmp/perf.err.$idx"
 		exec {pc}>&- {pa}>&-
 		kill -INT "$perfpid" 2>/dev/null
+		[ "$idx" -lt "$n_runs" ] && perf_launch $((idx + 1))
 	fi
-	counters tx >"$tmp/c1.tx" 2>/dev/null & c0t=$!
+	[ "$idx" -lt "$n_runs" ] && rx_launch $((idx + 1))
+	counters tx >"$tmp/c1.tx" 2>/dev/null
 	# rx idles out only after $idle_ms (a stalled sender must not end it);
 	# here it is told to stop as soon as it has read everything: a UDP
 	# socket queue that stays empty, a TCP peer's EOF (or 1 s)
@@ -745,35 +796,39 @@ run_one() {	# IDX CONFIG TXMODE RXMODE SETTING REP
 	tc=$EPOCHREALTIME
 	counters rx >"$tmp/c1.rx" 2>/dev/null
 	[ -z "$perfpid" ] || wait "$perfpid"
-	wait "$c0t"
 	td=$EPOCHREALTIME
 	{
 		echo "# run $idx config $cfg tx $txm rx $rxm setting $set rep $rep"
 		echo "run idx=$idx config=$cfg tx_mode=$txm rx_mode=$rxm setting=$set rep=$rep" \
-			"port=$port size=$size segs=$segs proto=$([ "$proto" = -t ] && echo tcp || echo udp)" \
+			"port=$port size=$size segs=$segs proto=$pname" \
 			"rc_tx=$rc_tx rc_rx=$rc_rx rx_bound=$ok t0=$t0 t1=$t1"
-		# when each phase ended: counters read before, rx bound (= t0), tx
-		# done (= t1), rx done, counters read after
+		# when each phase ended: rx started and counters read, rx bound
+		# (= t0), tx done (= t1), rx done, counters read after
 		echo "times start=$ta counters0=$tb bound=$t0 tx_done=$t1 rx_done=$tc end=$td"
 		echo "features $cur_feats"
 		echo "stat0 $s0"
 		echo "stat1 $s1"
 		echo "cmd_tx $txcmd"
 		echo "cmd_rx $rxcmd"
-		echo "== tx.json"; cat "$tmp/tx.json"
-		echo "== rx.json"; cat "$tmp/rx.json"
-		echo "== tx.stderr"; cat "$tmp/tx.err"
-		echo "== rx.stderr"; cat "$tmp/rx.err"
+		echo "== tx.json"; catf "$tmp/tx.json"
+		echo "== rx.json"; catf "$tmp/rx.$idx.json"
+		echo "== tx.stderr"; catf "$tmp/tx.err"
+		echo "== rx.stderr"; catf "$tmp/rx.$idx.err"
 		if [ "$use_perf" = 1 ]; then
-			echo "== perf"; grep -v '^#' "$tmp/perf" | grep .
-			echo "== perf.stderr"; cat "$tmp/perf.err"
+			echo "== perf"
+			while read -r l; do
+				case "$l" in '#'* | '') ;; *) echo "$l" ;; esac
+			done <"$tmp/perf.$idx"
+			echo "== perf.stderr"; catf "$tmp/perf.err.$idx"
 		fi
-		echo "== counters.before.tx"; cat "$tmp/c0.tx"
-		echo "== counters.after.tx"; cat "$tmp/c1.tx"
-		echo "== counters.before.rx"; cat "$tmp/c0.rx"
-		echo "== counters.after.rx"; cat "$tmp/c1.rx"
-		if [ "$kmod" = 1 ]; then echo "== kmod.after"; cat "$kmod_dir/counters"; fi
+		echo "== counters.before.tx"; catf "$tmp/c0.tx"
+		echo "== counters.after.tx"; catf "$tmp/c1.tx"
+		echo "== counters.before.rx"; catf "$tmp/c0.rx"
+		echo "== counters.after.rx"; catf "$tmp/c1.rx"
+		if [ "$kmod" = 1 ]; then echo "== kmod.after"; catf "$kmod_dir/counters"; fi
 	} >"$log" 2>/dev/null
+	rm -f "$tmp/perf.$idx" "$tmp/perf.err.$idx" "$tmp/pctl.$idx" "$tmp/pack.$idx" \
+		"$tmp/rx.$idx.json" "$tmp/rx.$idx.err"
 	[ "$rc_tx" -eq 0 ] && [ "$rc_rx" -eq 0 ]
 }
 
@@ -791,33 +846,43 @@ if [ "$rtype" = ssh ]; then
 fi
 
 # ---- the matrix --------------------------------------------------------------------
-fmt_t() { printf '%d:%02d' $(($1 / 60)) $(($1 % 60)); }
-now_s() { local t=$EPOCHREALTIME; echo "${t%.*}"; }
-run_i=0 failed=0 cur_set=""
-t_mat=$(now_s)
+fmt_t() { printf -v "$1" '%d:%02d' $(($2 / 60)) $(($2 % 60)); }
+# the runs in order: per rep every pair, A and B back to back, alternating
+# A B / B A so that a drift hits both
+declare -a RUN_TX RUN_RX RUN_SET RUN_REP RUN_CFG
+run_i=0
 for ((rep = 1; rep <= reps; rep++)); do
 	for pi in "${!pairs[@]}"; do
 		read -r txmode rxmode <<<"${pairs[$pi]}"
 		order=("${settings[@]}")
-		# alternate A B / B A between reps so a drift hits both
 		if [ ${#settings[@]} = 2 ] && [ $(((rep + pi) % 2)) = 0 ]; then order=(B A); fi
 		for set in "${order[@]}"; do
 			run_i=$((run_i + 1))
-			if [ "$set" != "$cur_set" ]; then
-				apply_setting "$set" || { ug_err "ethtool -K for setting $set failed"; exit 1; }
-				cur_set=$set
-			fi
 			si=0; [ "$set" = B ] && si=1
-			cfg=$((pi * ${#settings[@]} + si + 1))
-			el=$(($(now_s) - t_mat))
-			left=0
-			[ "$run_i" -gt 1 ] && left=$((el * (n_runs - run_i + 1) / (run_i - 1)))
-			printf '%s: config %d/%d run %d/%d  %-12s -> %-8s %s rep %d/%d  elapsed %s  left ~%s\n' \
-				"$ug_prog" "$cfg" "$n_configs" "$run_i" "$n_runs" "$txmode" "$rxmode" \
-				"$set" "$rep" "$reps" "$(fmt_t "$el")" "$(fmt_t "$left")" >&2
-			run_one "$run_i" "$cfg" "$txmode" "$rxmode" "$set" "$rep" || failed=$((failed + 1))
+			RUN_TX[run_i]=$txmode RUN_RX[run_i]=$rxmode RUN_SET[run_i]=$set
+			RUN_REP[run_i]=$rep RUN_CFG[run_i]=$((pi * ${#settings[@]} + si + 1))
 		done
 	done
+done
+failed=0 cur_set=""
+t_mat=${EPOCHREALTIME%.*}
+for ((run_i = 1; run_i <= n_runs; run_i++)); do
+	set=${RUN_SET[run_i]}
+	if [ "$set" != "$cur_set" ]; then
+		apply_setting "$set" || { ug_err "ethtool -K for setting $set failed"; exit 1; }
+		cur_set=$set
+	fi
+	now=${EPOCHREALTIME%.*}
+	el=$((now - t_mat))
+	left=0
+	[ "$run_i" -gt 1 ] && left=$((el * (n_runs - run_i + 1) / (run_i - 1)))
+	fmt_t el_s "$el"
+	fmt_t left_s "$left"
+	printf '%s: config %d/%d run %d/%d  %-12s -> %-8s %s rep %d/%d  elapsed %s  left ~%s\n' \
+		"$ug_prog" "${RUN_CFG[run_i]}" "$n_configs" "$run_i" "$n_runs" "${RUN_TX[run_i]}" \
+		"${RUN_RX[run_i]}" "$set" "${RUN_REP[run_i]}" "$reps" "$el_s" "$left_s" >&2
+	run_one "$run_i" "${RUN_CFG[run_i]}" "${RUN_TX[run_i]}" "${RUN_RX[run_i]}" "$set" \
+		"${RUN_REP[run_i]}" || failed=$((failed + 1))
 done
 
 # ---- restore, then write the results ---------------------------------------------
