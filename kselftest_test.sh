@@ -14,9 +14,10 @@
 #   C. our own `make install INSTALL_PATH=ROOT` from a copy outside any kernel
 #      tree, the kernel's run_kselftest.sh and kselftest/ copied into ROOT.
 # Every test of the Makefile's TEST_PROGS must be reported exactly once.  To
-# stay quick, UG_ONLY (scripts/lib.sh) lets only udpgso_bench.sh (in B, with
-# -q through KSELFTEST_UDPGSO_BENCH_SH_ARGS) and four dummy tests written into
-# the temporary copy run; the others skip at once.  The dummies prove the
+# stay quick, UG_ONLY (scripts/lib.sh) lets only one real test (in B: udpgso.sh,
+# its variants narrowed to "ipv4 cmsg" by KSELFTEST_UDPGSO_SH_ARGS, GSO sends
+# over lo) and four dummy tests written into the temporary copy run; the
+# others skip at once.  The dummies prove the
 # mapping: exit 0 -> ok, 1 -> not ok # exit=1, 4 -> ok # SKIP, a hang ->
 # not ok # TIMEOUT <our settings' timeout> seconds.
 #
@@ -28,7 +29,11 @@ set -u
 
 COLL=udpgso-lab
 DUMMIES="ug_kst_pass.sh ug_kst_fail.sh ug_kst_skip.sh ug_kst_hang.sh"
-QUICK_REAL=${UG_KST_REAL-udpgso_bench.sh}	# UG_KST_REAL= (empty): none
+# the real test B runs and its arguments (the kernel's runner splits them
+# on blanks, no quotes): UG_KST_REAL= (empty) runs none
+QUICK_REAL=${UG_KST_REAL-udpgso.sh}
+QUICK_ARGS=${UG_KST_REAL_ARGS--k ipv4?cmsg}
+QUICK_VAR=KSELFTEST_$(echo "$QUICK_REAL" | tr -c '[:alnum:]_\n' _ | tr '[:lower:]' '[:upper:]')_ARGS
 T_SHORT=8		# the copy's settings timeout in run A
 
 ktap_header
@@ -118,7 +123,7 @@ if [ -z "$tests" ]; then
 	ktap_fail "read TEST_PROGS from the Makefile"
 	ktap_finish
 fi
-ktap_info "TEST_PROGS: $tests"
+ktap_info "[${SECONDS}s] TEST_PROGS: $tests"
 
 # kmake DIR ARGS...: make as a fresh top-level invocation (no MAKEFLAGS or
 # command-line variables of a make that may have started us), tools found
@@ -177,7 +182,7 @@ check_all() {
 echo "timeout=$T_SHORT" >"$proj/settings"
 logA=$work/run_tests.log
 objA=$work/obj/kselftest/$COLL
-ktap_info "A: make -C .../$sel_rel TARGETS=$COLL O=DIR run_tests"
+ktap_info "[${SECONDS}s] A: make -C .../$sel_rel TARGETS=$COLL O=DIR run_tests"
 # (through a pipe: the runner reopens /dev/stdout, which a file would clobber)
 (export UG_ONLY="$DUMMIES" KSELFTEST_UG_KST_PASS_SH_ARGS="--alpha 1"
  kmake "$sel" TARGETS="$COLL" O="$work/obj" TEST_PROGS="$tests $DUMMIES" run_tests 2>&1) |
@@ -208,7 +213,7 @@ printf '%s\n' "$orig_settings" >"$proj/settings"
 rootB=$work/kselftest_install
 logB=$work/run_kselftest.log
 testsB="$tests ug_kst_pass.sh ug_kst_fail.sh ug_kst_skip.sh"
-ktap_info "B: make -C .../$sel_rel TARGETS=$COLL install; run_kselftest.sh"
+ktap_info "[${SECONDS}s] B: make -C .../$sel_rel TARGETS=$COLL install; run_kselftest.sh"
 if ! kmake "$sel" TARGETS="$COLL" TEST_PROGS="$testsB" KSFT_INSTALL_PATH="$rootB" \
 	install >"$work/installB.log" 2>&1; then
 	sed 's/^/# /' "$work/installB.log" | tail -20
@@ -237,9 +242,9 @@ check_list() {
 	fi
 }
 check_list "$rootB" B "$testsB"
-quick_args=${KSELFTEST_UDPGSO_BENCH_SH_ARGS--q}
+ktap_info "[${SECONDS}s] B: installed; run_kselftest.sh"
 (unset UDPGSO_BIN; export UG_ONLY="$DUMMIES $QUICK_REAL" KSELFTEST_UG_KST_PASS_SH_ARGS="--beta 2"
- export KSELFTEST_UDPGSO_BENCH_SH_ARGS="$quick_args"
+ [ -z "$QUICK_REAL" ] || export "$QUICK_VAR=$QUICK_ARGS"
  cd "$rootB" && ./run_kselftest.sh 2>&1) | cat >"$logB"
 check_plan "$logB" B "$(echo $testsB | wc -w)"
 check_all "$logB" B "$QUICK_REAL"
@@ -255,14 +260,25 @@ fi
 [ -z "$QUICK_REAL" ] || n=$(sed -n "/^# selftests: $COLL: $QUICK_REAL\$/,/^\(not \)\?ok [0-9]* selftests: $COLL: $QUICK_REAL/p" \
 	"$logB" | grep -cE '^# (not )?ok [0-9]+ ')
 [ -z "$QUICK_REAL" ] ||
-	check_tap "$logB" "B ($QUICK_REAL $quick_args ran $n cases)" "$QUICK_REAL" okskip
+	check_tap "$logB" "B ($QUICK_VAR='$QUICK_ARGS': $n cases)" "$QUICK_REAL" okskip
+if [ "$QUICK_REAL $QUICK_ARGS" = "udpgso.sh -k ipv4?cmsg" ]; then
+	# the arguments reached it: only the "ipv4 cmsg" variant's cases ran
+	other=$(sed -n "/^# selftests: $COLL: udpgso.sh\$/,/selftests: $COLL: udpgso.sh/p" "$logB" |
+		grep -E '^# (not )?ok [0-9]+ ' | grep -vc ' ipv4 cmsg: ')
+	if [ "$n" -gt 0 ] && [ "$other" -eq 0 ]; then
+		ktap_ok "B: $QUICK_VAR narrowed udpgso.sh to its ipv4 cmsg variant"
+	else
+		ktap_fail "B: $QUICK_VAR narrowed udpgso.sh to its ipv4 cmsg variant" \
+			"$n cases, $other of other variants"
+	fi
+fi
 
 # ---- C: our own install from a copy outside any kernel tree -----------------
 rootC=$work/root-standalone
 logC=$work/run_kselftest-standalone.log
 copy_project "$work/standalone/$COLL"
 write_dummies "$work/standalone/$COLL"
-ktap_info "C: make install INSTALL_PATH=ROOT outside a kernel tree"
+ktap_info "[${SECONDS}s] C: make install INSTALL_PATH=ROOT outside a kernel tree"
 if ! kmake "$work/standalone/$COLL" TEST_PROGS="$testsB" INSTALL_PATH="$rootC" \
 	install >"$work/installC.log" 2>&1; then
 	sed 's/^/# /' "$work/installC.log" | tail -20
@@ -286,6 +302,7 @@ else
 fi
 
 # ---- our runner's slow-machine timeout knobs, on the installed copy ---------
+ktap_info "[${SECONDS}s] ksft_run.sh timeout knobs"
 ksft=$rootC/$COLL/scripts/ksft_run.sh
 write_dummies "$rootC/$COLL"
 out=$(cd "$rootC/$COLL" && UG_ONLY="$DUMMIES" KSELFTEST_TIMEOUT_MULT=2 "$ksft" -t 1 ./ug_kst_hang.sh 2>&1)
