@@ -278,7 +278,9 @@ EOF
 		return 1
 	fi
 }
-if remote_ssh; then
+if ! why=$(ug_need_cmd /usr/sbin/sshd ssh ssh-keygen unshare); then
+	ktap_skip "remote over ssh (sshd in a namespace)" "$why (openssh-server, openssh-client)"
+elif remote_ssh; then
 	ktap_ok "remote over ssh (sshd in a namespace): results and restore"
 else
 	ktap_fail "remote over ssh (sshd in a namespace): results and restore"

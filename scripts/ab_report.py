@@ -394,7 +394,13 @@ def main():
             notes.append(why)
     with open(os.path.join(d, "command")) as f:
         command = f.read().strip()
-    wall = time.time() - float(conf["t_start"])
+    # the wall time ends when the report is first written (recorded in
+    # run.conf then, so that writing it again from raw/ keeps it)
+    if "t_done" not in conf:
+        conf["t_done"] = "%.6f" % time.time()
+        with open(os.path.join(d, "run.conf"), "a") as f:
+            f.write("t_done=%s\n" % conf["t_done"])
+    wall = float(conf["t_done"]) - float(conf["t_start"])
     measured = sum(r.get("duration_s", 0) for r in runs)
     timing = {"wall_s": round(wall, 3), "measured_s": round(measured, 3),
               "overhead_s": round(wall - measured, 3),
