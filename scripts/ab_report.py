@@ -149,6 +149,7 @@ def one_run(path, conf):
         "raw_log": os.path.join("raw", os.path.basename(path)),
         "cmd_tx": head.get("cmd_tx", ""), "cmd_rx": head.get("cmd_rx", ""),
         "features": kv(head.get("features", "")),
+        "times": {k: float(v) for k, v in kv(head.get("times", "")).items()},
         "window_s": float(meta["t1"]) - float(meta["t0"]),
         "contradictions": [],
     }
@@ -403,10 +404,29 @@ def main():
             f.write("t_done=%s\n" % conf["t_done"])
     wall = float(conf["t_done"]) - float(conf["t_start"])
     measured = sum(r.get("duration_s", 0) for r in runs)
+    # where the overhead went, from each run's phase times
+    pre = post = extra = between = 0.0
+    prev_end = None
+    for r in runs:
+        t = r["times"]
+        if not all(k in t for k in ("start", "bound", "tx_done", "end")):
+            continue
+        pre += t["bound"] - t["start"]
+        post += t["end"] - t["tx_done"]
+        extra += (t["tx_done"] - t["bound"]) - r.get("duration_s", 0)
+        if prev_end is not None:
+            between += t["start"] - prev_end
+        prev_end = t["end"]
     timing = {"wall_s": round(wall, 3), "measured_s": round(measured, 3),
               "overhead_s": round(wall - measured, 3),
               "overhead_fraction": round((wall - measured) / wall, 4) if wall else None,
               "runs": len(runs),
+              "breakdown_s": {
+                  "before_tx": round(pre, 3),
+                  "tx_start_and_exit": round(extra, 3),
+                  "after_tx": round(post, 3),
+                  "between_runs": round(between, 3),
+                  "setup_restore_report": round(wall - measured - pre - post - extra - between, 3)},
               "definition": "measured = sum of tx duration_s (traffic flowing); overhead = "
                             "everything else: setup, rx start, counter reads, ethtool, restore, "
                             "report and plots"}
@@ -465,6 +485,12 @@ def write_summary(d, res):
     t = res["timing"]
     L.append("Wall time %.1f s, of which %.1f s measured; overhead %.1f s (%.1f%%)." % (
         t["wall_s"], t["measured_s"], t["overhead_s"], 100 * (t["overhead_fraction"] or 0)))
+    b = t["breakdown_s"]
+    L.append("Overhead: %.1f s before tx (receiver bound, counters read), %.1f s starting and "
+             "ending tx beyond its duration, %.1f s after tx (receiver drained, counters "
+             "read), %.1f s between runs (settings applied), %.1f s setup, restore, report "
+             "and plots." % (b["before_tx"], b["tx_start_and_exit"], b["after_tx"],
+                             b["between_runs"], b["setup_restore_report"]))
     L.append("")
     L.append("MB/s = 2^20 bytes/s received (median [min-max] over the reps); "
              "CPU cost = %s per GiB received and per million datagrams." % res["cost_label"])
