@@ -108,6 +108,8 @@ for v in "${kernels[@]}"; do
 	done < "$res"
 	if [ $rc -ne 0 ] || ! grep -q "guest dmesg clean" "$res"; then
 		grep -v '^UGKMOD' "$work/guest-$v.log" | tail -30 | sed 's/^/# guest: /'
+		cp "$work/guest-$v.log" "/tmp/kmod_test-guest-$v.log" &&
+			ktap_info "$v: whole guest log kept in /tmp/kmod_test-guest-$v.log"
 		ktap_fail "$v: guest run complete" "exit $rc$([ $rc -eq 124 ] && echo ", timed out after $gtmo s")"
 	fi
 done

@@ -367,11 +367,12 @@ t_cycles() {
 	pids+=($!)
 	# traffic runs at nice 19 and the readers and writers of every file pause
 	# a little, so that under TCG on 2 CPUs the insmod/rmmod loop is not starved
-	( while :; do cat "$D/counters" "$D/histogram" "$D/hooks" "$D/filter"; sleep 0.01
+	# (an open file pins the module: rmmod needs gaps between the readers)
+	( while :; do cat "$D/counters" "$D/histogram" "$D/hooks" "$D/filter"; sleep 0.1
 	  done ) >/dev/null 2>&1 &
 	pids+=($!)
 	( while :; do echo 1 > "$D/reset"; echo "port $port" > "$D/filter"
-		echo clear > "$D/filter"; sleep 0.01; done ) >/dev/null 2>&1 &
+		echo clear > "$D/filter"; sleep 0.1; done ) >/dev/null 2>&1 &
 	pids+=($!)
 	t0=$SECONDS
 	for ((i = 0; i < cycles; i++)); do
