@@ -151,6 +151,7 @@ run_one() {	# MODE_INDEX FAMILY TOOL REP
 		>"$out/raw/$tag.tx.out" 2>"$out/raw/$tag.tx.log"; } 2>"$tmp/time"
 	rc=$?
 	cpu=$(awk '{ printf "%.3f", $1 + $2 }' "$tmp/time")
+	[ -s "$out/raw/$tag.tx.out" ] || rm -f "$out/raw/$tag.tx.out"
 	sleep 0.2	# the receiver's last per-second line
 	kill -INT "$rxpid" 2>/dev/null
 	wait "$rxpid" 2>/dev/null
