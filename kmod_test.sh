@@ -12,13 +12,15 @@
 # Environment: UG_KMOD_KERNELS="VER ..." picks guest kernels (default: all
 # found); UG_KMOD_CYCLES load/unload cycles per guest (default 50) within
 # UG_KMOD_CYCLE_SECS (default 200); UG_KMOD_TIMEOUT seconds per guest
-# (default 420); UDPGSO_BIN where the tools are.  Skips (exit 4) when vng, qemu, guest kernels or headers are missing.
+# (default 420); UDPGSO_BIN where the tools are.  Skips (exit 4) when vng,
+# qemu, guest kernels or headers are missing.
 set -u
 
 . "$(dirname "$0")/scripts/lib.sh"
 
 # 50 cycles per guest: 100 in a run over both Debian kernels; a cycle takes
-# about 2 s in an idle TCG guest (insmod ~1 s, rmmod ~1 s), more under traffic
+# about 2 s in an idle TCG guest (results/kmod-test-2026-11-22/cycle-timing.txt),
+# more under traffic
 cycles=${UG_KMOD_CYCLES:-50}
 csecs=${UG_KMOD_CYCLE_SECS:-200}
 gtmo=${UG_KMOD_TIMEOUT:-420}
