@@ -47,7 +47,7 @@ else
 OUTPUT ?= $(CURDIR)
 BINS := $(addprefix $(OUTPUT)/,$(TEST_GEN_FILES))
 
-.PHONY: all run_tests check run bench kmod install clean
+.PHONY: all run_tests check run modes bench kmod install clean
 all: $(BINS)
 
 $(OUTPUT)/%: %.c $(COMMON) $(COMMON_H)
@@ -62,13 +62,25 @@ run_tests: all
 	@UDPGSO_BIN=$(OUTPUT) ./scripts/ksft_run.sh $(addprefix ./,$(TEST_PROGS))
 
 # the README's test command: every test, then the userspace tests again
-# with the tools built with AddressSanitizer and UBSan
+# with the tools built with AddressSanitizer and UBSan; both passes run, and
+# the last line adds them up
 check:
-	@$(MAKE) --no-print-directory run_tests
-	@$(MAKE) --no-print-directory SANITIZE=1 TEST_PROGS="$(USER_TESTS)" run_tests
+	@tot=$$(mktemp); rc=0; \
+	UG_TOTALS=$$tot $(MAKE) --no-print-directory run_tests || rc=1; \
+	UG_TOTALS=$$tot $(MAKE) --no-print-directory SANITIZE=1 \
+		TEST_PROGS="$(USER_TESTS)" run_tests || rc=1; \
+	awk '{p += $$1; f += $$2; s += $$3; t += $$4} END { \
+		printf "# check: %d test runs failed in %d passes\n", t, NR; \
+		printf "check: %d passed, %d failed, %d skipped\n", p, f, s }' $$tot; \
+	rm -f $$tot; exit $$rc
 
-# the README's main command: the side-by-side run of send and receive modes
+# the README's main command: the offload A/B matrix with CPU cost and
+# counters, written to results/ (scripts/udpgso_ab.sh -h for its options)
 run: all
+	@UDPGSO_BIN=$(OUTPUT) ./scripts/udpgso_ab.sh
+
+# a quick look: every send and receive mode once, side by side, on lo
+modes: all
 	@UDPGSO_BIN=$(OUTPUT) ./scripts/modes.sh
 
 # our tx against the kernel's own selftest tx (a benchmark, not a test)
