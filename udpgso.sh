@@ -37,10 +37,7 @@ if ! why=$(ug_need_root) || ! why=$(ug_need_cmd ip); then
 	ktap_skip "udpgso" "$why"
 	ktap_finish
 fi
-if [ ! -x "$BIN" ]; then
-	ktap_fail "udpgso" "$BIN not built (make)"
-	ktap_finish
-fi
+ug_need_built "$BIN"
 ug_trap_install
 
 model_printed=0

@@ -25,12 +25,7 @@ if ! why=$(ug_need_root) || ! why=$(ug_need_cmd ip ss python3); then
 	ktap_skip "udpgso_bench" "$why"
 	ktap_finish
 fi
-for t in "$TX" "$RX"; do
-	if [ ! -x "$t" ]; then
-		ktap_fail "udpgso_bench: $t" "not built (run make)"
-		ktap_finish
-	fi
-done
+ug_need_built "$TX" "$RX"
 
 ug_trap_install
 tmp=$(mktemp -d)

@@ -535,12 +535,7 @@ gro_main() {
 		ktap_skip "${ug_prog%.sh}" "$why"
 		ktap_finish
 	fi
-	for t in "$GRO_TX" "$GRO_RX"; do
-		if [ ! -x "$t" ]; then
-			ktap_fail "${ug_prog%.sh}: $t" "not built (run make)"
-			ktap_finish
-		fi
-	done
+	ug_need_built "$GRO_TX" "$GRO_RX"
 	ug_trap_install
 	gro_init
 	ktap_info "counters: ${GRO_CNT:-none}; kernel $(uname -r)"

@@ -84,6 +84,18 @@ ug_need_cmd() {
 	done
 }
 
+# ug_need_built PATH...: a tool that was not built is a failure of the test
+# (not a skip): one not ok line, then the totals and exit
+ug_need_built() {
+	local t
+	for t in "$@"; do
+		if [ ! -x "$t" ]; then
+			ktap_fail "${ug_prog%.sh}: $t" "not built (run make)"
+			ktap_finish
+		fi
+	done
+}
+
 # ---- cleanup stack ------------------------------------------------------------
 # defer CMD...: push a command (one string, run with eval) to run at exit,
 # in reverse order, on normal exit, failure and SIGINT/SIGTERM/SIGHUP.
