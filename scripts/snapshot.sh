@@ -20,8 +20,15 @@
 # It is self-contained on purpose: udpgso_ab.sh pipes it to the peer with
 # `bash -s` (ssh or another namespace) as well as running it here.
 # shellcheck shell=bash
-set -u
+set -u -o pipefail
 export LC_ALL=C
+
+# a part of a snapshot whose process was killed (status 128+N) must not pass
+# for a device without that setting: save then fails instead of printing a
+# snapshot with lines missing (a restore from it would leave them changed).
+# Plain failures (ethtool: not supported) are part of the snapshot.
+snap_bad=0
+chk() { [ "$1" -lt 128 ] || snap_bad=1; }
 
 SYSCTLS="net.core.rmem_max net.core.rmem_default net.core.wmem_max net.core.wmem_default"
 # features as "feat NAME on|off" (changeable) and "fixed NAME on|off";
@@ -92,45 +99,57 @@ dev_irqs() {
 }
 
 snap_dev() {
-	local dev=$1 q f irq
+	local dev=$1 q f irq irqs v
 	if [ ! -e "/sys/class/net/$dev" ]; then
 		echo "dev $dev missing"
 		return
 	fi
 	echo "dev $dev"
-	snap_features "$dev" | sed "s/^/  /"
-	snap_channels "$dev" | sed "s/^/  /"
-	ethtool -c "$dev" 2>/dev/null | tail -n +2 | grep . | sed "s/^/  coalesce /"
-	ethtool -g "$dev" 2>/dev/null | tail -n +2 | grep . | sed "s/^/  ring /"
-	tc qdisc show dev "$dev" 2>/dev/null | sed "s/^/  qdisc /"
+	snap_features "$dev" | sed "s/^/  /" || chk $?
+	snap_channels "$dev" | sed "s/^/  /" || chk $?
+	ethtool -c "$dev" 2>/dev/null | tail -n +2 | grep . | sed "s/^/  coalesce /" || chk $?
+	ethtool -g "$dev" 2>/dev/null | tail -n +2 | grep . | sed "s/^/  ring /" || chk $?
+	tc qdisc show dev "$dev" 2>/dev/null | sed "s/^/  qdisc /" || chk $?
+	# (read, not $(cat): no process here that a kill could silence)
 	for q in /sys/class/net/"$dev"/queues/*; do
 		for f in rps_cpus rps_flow_cnt xps_cpus; do
 			if [ -r "$q/$f" ]; then
-				echo "  queue ${q##*/} $f $(cat "$q/$f" 2>/dev/null || echo -)"
+				read -r v <"$q/$f" 2>/dev/null || v=-
+				echo "  queue ${q##*/} $f ${v:--}"
 			fi
 		done
 	done
-	snap_flowhash "$dev" | sed "s/^/  /"
-	for irq in $(dev_irqs "$dev"); do
-		echo "  irq $irq $(cat "/proc/irq/$irq/smp_affinity_list" 2>/dev/null || echo -)"
+	snap_flowhash "$dev" | sed "s/^/  /" || chk $?
+	irqs=$(dev_irqs "$dev") || chk $?
+	for irq in $irqs; do
+		read -r v <"/proc/irq/$irq/smp_affinity_list" 2>/dev/null || v=-
+		echo "  irq $irq ${v:--}"
 	done
 }
 
 do_save() {
-	local s d
+	local s d v
+	snap_bad=0
 	for s in $SYSCTLS; do
-		echo "sysctl $s $(sysctl -n "$s" 2>/dev/null || echo -)"
+		read -r v <"/proc/sys/${s//.//}" 2>/dev/null || v=-
+		echo "sysctl $s ${v:--}"
 	done
-	ip netns list 2>/dev/null | awk '{ print "netns", $1 }' | sort
-	ip -o link show 2>/dev/null | awk -F': ' '{ sub(/@.*/, "", $2); print "link", $2 }' | sort
+	ip netns list 2>/dev/null | awk '{ print "netns", $1 }' | sort || chk $?
+	ip -o link show 2>/dev/null | awk -F': ' '{ sub(/@.*/, "", $2); print "link", $2 }' |
+		sort || chk $?
 	for d in "$@"; do snap_dev "$d"; done
+	if [ "$snap_bad" = 1 ]; then
+		echo "snapshot.sh: a part of the snapshot was killed; snapshot incomplete" >&2
+		return 1
+	fi
 }
 
 # restore SNAP DEV...: write back everything in SNAP that differs now
 do_restore() {
 	local snap=$1 cur dev key a b c rc=0 feats chans
 	shift
-	cur=$(do_save "$@")
+	# an incomplete picture of now only means more is written back
+	cur=$(do_save "$@" 2>/dev/null) || rc=1
 	# sysctls
 	while read -r key a b; do
 		[ "$key" = sysctl ] || continue
@@ -152,7 +171,7 @@ do_restore() {
 		if [ -n "$chans" ]; then
 			# shellcheck disable=SC2086
 			ethtool -L "$dev" $chans >/dev/null 2>&1 || rc=1
-			new=$(do_save "$dev" | sed -n 's/^  //p')
+			new=$(do_save "$dev" 2>/dev/null | sed -n 's/^  //p') || rc=1
 		fi
 		feats=$(diff <(echo "$new" | grep '^feat ') <(echo "$old" | grep '^feat ') |
 			awk '/^> / { printf " %s %s", $3, $4 }')

@@ -557,7 +557,7 @@ for ((rep = 1; rep <= reps; rep++)); do
 		done
 	done
 done
-failed=0 cur_set=""
+failed=0 cur_set="" restore_bad=0
 t_mat=${EPOCHREALTIME%.*}
 for ((run_i = 1; run_i <= n_runs; run_i++)); do
 	set=${RUN_SET[run_i]}
@@ -589,15 +589,25 @@ tmp=$(mktemp -d)
 trap rm_tmp EXIT
 ssh_opts=("${ssh_opts[@]/ControlPath=*/ControlPath=$tmp/cm-%C}")
 if [ "$remote" = 1 ]; then
-	LS save "$dev_tx" >"$resdir/snapshot.after.tx"
-	RS save "$dev_rx" </dev/null >"$resdir/snapshot.after.rx"
 	rm -f "$resdir/snapshot.during.tx"
+	# verify: a fresh snapshot of each side must equal the one from before
+	# (other programs may add or remove namespaces meanwhile); a restore
+	# whose helper was killed is done once more, then it is an error
+	same_as_before() {	# SIDE
+		cmp -s <(grep -v '^netns ' "$resdir/snapshot.before.$1") \
+		       <(grep -v '^netns ' "$resdir/snapshot.after.$1")
+	}
 	for s in tx rx; do
-		# (other programs may add or remove namespaces meanwhile)
-		if ! cmp -s <(grep -v '^netns ' "$resdir/snapshot.before.$s") \
-			    <(grep -v '^netns ' "$resdir/snapshot.after.$s"); then
-			notes+=("restore: the $s side differs from its snapshot (see snapshot.*.$s)")
-		fi
+		if [ "$s" = tx ]; then r=LS d=$dev_tx; else r=RS d=$dev_rx; fi
+		$r save "$d" </dev/null >"$resdir/snapshot.after.$s" 2>/dev/null
+		same_as_before "$s" && continue
+		$r restore "$(cat "$resdir/snapshot.before.$s")" "$d" </dev/null >/dev/null 2>&1
+		$r save "$d" </dev/null >"$resdir/snapshot.after.$s" 2>/dev/null
+		same_as_before "$s" && continue
+		ug_err "restore: the $s side ($d) differs from its snapshot before the run" \
+			"(see $resdir/snapshot.*.$s)"
+		notes+=("restore: the $s side differs from its snapshot (see snapshot.*.$s)")
+		restore_bad=1
 	done
 else
 	bash "$SNAP" save >"$resdir/snapshot.after.host"
@@ -636,4 +646,5 @@ py=python3
 "$py" "$AB_DIR/ab_report.py" "$resdir" || ug_die "writing the results failed"
 echo "$ug_prog: results in $resdir" >&2
 [ "$failed" -eq 0 ] || { ug_err "$failed of $n_runs runs failed (see raw/)"; exit 1; }
+[ "$restore_bad" = 0 ] || exit 1
 exit 0
