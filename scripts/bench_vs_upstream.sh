@@ -6,7 +6,7 @@
 # run.  A benchmark, not a test: it asserts nothing about speed.
 #
 #   scripts/bench_vs_upstream.sh [-l SECS] [-r REPS] [-o DIR] [-f 4|6|46]
-#                                [-k TARBALL] [-M REGEX] [-n]
+#                                [-k TARBALL] [-M REGEX] [-n] | -T DIR
 #
 #   -l SECS     length of each run (default 3)
 #   -r REPS     runs per tool and mode (default 5)
@@ -16,6 +16,7 @@
 #   -k TARBALL  linux-source tarball (default /usr/src/linux-source-6.1.tar.xz)
 #   -M REGEX    only the modes whose name matches (grep -E), e.g. 'S 0$'
 #   -n          do not pin (default: receiver on CPU 0, sender on CPU 1)
+#   -T DIR      no runs: write DIR/table.txt again from DIR/runs.csv
 #
 # Upstream's udpgso_bench_{tx,rx}.c are extracted to a temporary directory
 # and built there with upstream's CFLAGS; nothing of them is kept.  The
@@ -31,9 +32,9 @@
 set -u
 . "$(dirname "$0")/lib.sh"
 
-secs=3 reps=5 out= fams=46 pin=1 only=
+secs=3 reps=5 out= fams=46 pin=1 only= table_only=
 tarball=/usr/src/linux-source-6.1.tar.xz
-while getopts "l:r:o:f:k:M:n" o; do
+while getopts "l:r:o:f:k:M:T:n" o; do
 	case $o in
 	l) secs=$OPTARG ;;
 	r) reps=$OPTARG ;;
@@ -41,12 +42,104 @@ while getopts "l:r:o:f:k:M:n" o; do
 	f) fams=$OPTARG ;;
 	k) tarball=$OPTARG ;;
 	M) only=$OPTARG ;;
+	T) table_only=$OPTARG ;;
 	n) pin=0 ;;
-	*) ug_die "usage: $0 [-l SECS] [-r REPS] [-o DIR] [-f 4|6|46] [-k TARBALL] [-M REGEX] [-n]" ;;
+	*) ug_die "usage: $0 [-l SECS] [-r REPS] [-o DIR] [-f 4|6|46] [-k TARBALL] [-M REGEX] [-T DIR] [-n]" ;;
 	esac
 done
 shift $((OPTIND - 1))
 [ $# -eq 0 ] || ug_die "unexpected argument '$1'"
+# ---- the table -----------------------------------------------------------------
+# the table from runs.csv: medians per tool, their ratio, and the median of
+# the per-repetition ratios (ours and upstream's runs of one repetition are
+# neighbours in time, so they share the machine's load)
+make_table() {	# DIR REPS SECS
+	python3 - "$1/runs.csv" "$2" "$3" >"$1/table.txt" <<'EOF'
+import csv, statistics, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+secs = float(sys.argv[3])
+for r in rows:
+    # MB sent per CPU second of the sender (user + sys)
+    ok = r['rc'] == '0' and r['tx_MBps'] != '-' and float(r['tx_cpu_s'] or 0) > 0
+    r['eff'] = '%.1f' % (float(r['tx_MBps']) * secs / float(r['tx_cpu_s'])) if ok else '-'
+def vals(mode, fam, tool, key):
+    return {r['rep']: float(r[key]) for r in rows if r['mode'] == mode and r['family'] == fam
+            and r['tool'] == tool and r[key] != '-' and r['rc'] == '0'}
+def med(mode, fam, tool, key):
+    v = list(vals(mode, fam, tool, key).values())
+    return (statistics.median(v), len(v)) if v else (None, 0)
+def paired(mode, fam, key):
+    a, b = vals(mode, fam, 'ours', key), vals(mode, fam, 'upstream', key)
+    q = [a[k] / b[k] for k in a if k in b and b[k] > 0]
+    return '%.2fx' % statistics.median(q) if q else '-'
+def f(x):
+    return '-' if x is None else '%.0f' % x
+def ratio(a, b):
+    return '-' if a is None or not b else '%.2fx' % (a / b)
+modes = list(dict.fromkeys(r['mode'] for r in rows))
+fams = list(dict.fromkeys(r['family'] for r in rows))
+both = [m for m in modes if any(r['mode'] == m and r['tool'] == 'upstream' for r in rows)]
+# beyond upstream's udpgso_bench.sh: sendmmsg + GSO, a GRO receiver
+beyond = [m for m in modes if '-m -S' in m or 'rx -G' in m]
+print('Medians of %s runs of %ss (n = runs that exited 0, ours/upstream).' % (sys.argv[2], sys.argv[3]))
+print("tx: the sender's MB/s (2^20 B/s, its per-second lines); rx: MB/s delivered to")
+print("upstream's udpgso_bench_rx; /cpu: MB sent per CPU second (user+sys) of the sender.")
+print('ratio: of the medians; paired: median of the per-repetition ratios.')
+print()
+hdr = '%-16s %-4s %7s %7s %6s %6s  %7s %7s %6s  %7s %7s %6s %6s  %s' % (
+    'mode', 'fam', 'ours tx', 'up tx', 'ratio', 'paired', 'ours rx', 'up rx', 'ratio',
+    'ours/cpu', 'up/cpu', 'ratio', 'paired', 'n')
+print(hdr)
+print('-' * len(hdr))
+best = {}
+for fam in fams:
+    for m in both:
+        ot, on = med(m, fam, 'ours', 'tx_MBps')
+        ut, un = med(m, fam, 'upstream', 'tx_MBps')
+        orx, _ = med(m, fam, 'ours', 'rx_MBps')
+        urx, _ = med(m, fam, 'upstream', 'rx_MBps')
+        oe, _ = med(m, fam, 'ours', 'eff')
+        ue, _ = med(m, fam, 'upstream', 'eff')
+        print('%-16s %-4s %7s %7s %6s %6s  %7s %7s %6s  %8s %7s %6s %6s  %d/%d' % (
+            m, fam.replace('ipv', 'v'), f(ot), f(ut), ratio(ot, ut), paired(m, fam, 'tx_MBps'),
+            f(orx), f(urx), ratio(orx, urx), f(oe), f(ue), ratio(oe, ue),
+            paired(m, fam, 'eff'), on, un))
+        if ut is not None and m.startswith('udp') and m not in beyond:
+            if fam not in best or ut > best[fam][1]:
+                best[fam] = (m, ut, ue)
+print()
+print("Beyond upstream's udpgso_bench.sh (sendmmsg + GSO; a UDP_GRO receiver), ours,")
+print("against upstream's best udpgso_bench.sh UDP mode (fastest upstream tx of: udp,")
+print("udp -m, udp -S 0, udp -S 0 -z; same family)")
+print()
+hdr = '%-20s %-4s %7s %7s %8s  %-16s %7s %8s %6s %6s' % (
+    'mode', 'fam', 'ours tx', 'ours rx', 'ours/cpu', 'upstream best', 'up tx', 'up/cpu',
+    'tx', '/cpu')
+print(hdr)
+print('-' * len(hdr))
+for fam in fams:
+    for m in beyond:
+        ot, on = med(m, fam, 'ours', 'tx_MBps')
+        orx, _ = med(m, fam, 'ours', 'rx_MBps')
+        oe, _ = med(m, fam, 'ours', 'eff')
+        bm, bv, be = best.get(fam, ('-', None, None))
+        print('%-20s %-4s %7s %7s %8s  %-16s %7s %8s %6s %6s' % (
+            m, fam.replace('ipv', 'v'), f(ot), f(orx), f(oe), bm, f(bv), f(be),
+            ratio(ot, bv), ratio(oe, be)))
+EOF
+}
+# -T DIR: the table again from DIR/runs.csv, -l and -r from DIR/cmdline.txt
+if [ -n "$table_only" ]; then
+	[ -r "$table_only/runs.csv" ] || ug_die "-T $table_only: no runs.csv there"
+	c=$(sed -n 2p "$table_only/cmdline.txt" 2>/dev/null)
+	secs=$(grep -oE -- ' -l [0-9]+' <<<"$c" | awk '{print $2}')
+	reps=$(grep -oE -- ' -r [0-9]+' <<<"$c" | awk '{print $2}')
+	[ -n "$secs" ] && [ -n "$reps" ] || ug_die "-T $table_only: no -l/-r in cmdline.txt"
+	make_table "$table_only" "$reps" "$secs"
+	cat "$table_only/table.txt"
+	exit 0
+fi
+
 case $secs in ''|*[!0-9]*|0) ug_die "-l $secs: allowed 1..600 seconds" ;; esac
 [ "$secs" -le 600 ] || ug_die "-l $secs: allowed 1..600 seconds"
 case $reps in ''|*[!0-9]*|0) ug_die "-r $reps: allowed 1..100" ;; esac
@@ -163,6 +256,7 @@ run_one() {	# MODE_INDEX FAMILY TOOL REP
 		"$name" "$fam" "$tool" "$rep" "$txm" "$rxm" "$cpu" "$rc" >&2
 }
 
+
 families=$(echo "$fams" | grep -o .)
 total=0
 for m in "${!MODES[@]}"; do
@@ -179,69 +273,7 @@ for rep in $(seq 1 "$reps"); do
 	done
 done
 
-# ---- the table -----------------------------------------------------------------
-python3 - "$out/runs.csv" "$reps" "$secs" >"$out/table.txt" <<'EOF'
-import csv, statistics, sys
-rows = list(csv.DictReader(open(sys.argv[1])))
-secs = float(sys.argv[3])
-for r in rows:
-    # MB sent per CPU second of the sender (user + sys)
-    ok = r['tx_MBps'] != '-' and float(r['tx_cpu_s'] or 0) > 0
-    r['eff'] = '%.1f' % (float(r['tx_MBps']) * secs / float(r['tx_cpu_s'])) if ok else '-'
-def med(mode, fam, tool, key):
-    v = [float(r[key]) for r in rows if r['mode'] == mode and r['family'] == fam
-         and r['tool'] == tool and r[key] != '-' and r['rc'] == '0']
-    return (statistics.median(v), len(v)) if v else (None, 0)
-def f(x):
-    return '-' if x is None else '%.0f' % x
-def ratio(a, b):
-    return '-' if a is None or not b else '%.2fx' % (a / b)
-modes = list(dict.fromkeys(r['mode'] for r in rows))
-fams = list(dict.fromkeys(r['family'] for r in rows))
-both = [m for m in modes if any(r['mode'] == m and r['tool'] == 'upstream' for r in rows)]
-# beyond upstream's udpgso_bench.sh: sendmmsg + GSO, a GRO receiver
-beyond = [m for m in modes if '-m -S' in m or 'rx -G' in m]
-print('Medians of %s runs (n = runs that exited 0, ours/upstream).  tx: the sender\'s MB/s '
-      '(2^20 B/s);' % sys.argv[2])
-print('rx: MB/s delivered to upstream\'s udpgso_bench_rx; /cpu: MB sent per CPU second '
-      '(user+sys) of the sender.')
-print()
-hdr = '%-20s %-5s %9s %9s %7s   %9s %9s %7s   %8s %8s %7s  %s' % (
-    'mode', 'fam', 'ours tx', 'upstr tx', 'ratio', 'ours rx', 'upstr rx', 'ratio',
-    'ours/cpu', 'up/cpu', 'ratio', 'n')
-print(hdr)
-print('-' * len(hdr))
-best = {}
-for fam in fams:
-    for m in both:
-        ot, on = med(m, fam, 'ours', 'tx_MBps')
-        ut, un = med(m, fam, 'upstream', 'tx_MBps')
-        orx, _ = med(m, fam, 'ours', 'rx_MBps')
-        urx, _ = med(m, fam, 'upstream', 'rx_MBps')
-        oe, _ = med(m, fam, 'ours', 'eff')
-        ue, _ = med(m, fam, 'upstream', 'eff')
-        print('%-20s %-5s %9s %9s %7s   %9s %9s %7s   %8s %8s %7s  %d/%d' % (
-            m, fam, f(ot), f(ut), ratio(ot, ut), f(orx), f(urx), ratio(orx, urx),
-            f(oe), f(ue), ratio(oe, ue), on, un))
-        if ut is not None and m.startswith('udp') and m not in beyond:
-            if fam not in best or ut > best[fam][1]:
-                best[fam] = (m, ut)
-print()
-print("Beyond upstream's udpgso_bench.sh (sendmmsg + GSO; a UDP_GRO receiver), ours,")
-print("against upstream's best udpgso_bench.sh UDP mode (fastest upstream tx of: udp,")
-print("udp -m, udp -S 0, udp -S 0 -z; same family)")
-print()
-hdr = '%-20s %-5s %9s %9s  %-24s %7s' % ('mode', 'fam', 'ours tx', 'ours rx',
-                                          'upstream best (tx)', 'ratio')
-print(hdr)
-print('-' * len(hdr))
-for fam in fams:
-    for m in beyond:
-        ot, on = med(m, fam, 'ours', 'tx_MBps')
-        orx, _ = med(m, fam, 'ours', 'rx_MBps')
-        bm, bv = best.get(fam, ('-', None))
-        print('%-20s %-5s %9s %9s  %-24s %7s' % (
-            m, fam, f(ot), f(orx), '%s: %s' % (bm, f(bv)), ratio(ot, bv)))
-EOF
+# ---- the table ---------------------------------------------------------------
+make_table "$out" "$reps" "$secs"
 cat "$out/table.txt"
 echo "written: $out/{cmdline.txt,runs.csv,table.txt,raw/}" >&2
