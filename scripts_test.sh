@@ -9,7 +9,8 @@
 #     namespace of our own (throwaway host and user keys in a temp dir);
 #   - restore under kill: runs killed at random points (the script with
 #     SIGTERM/SIGINT, or one of its children), then the snapshot after must
-#     equal the snapshot before.  AB_KILL_REPS sets how many (default 20).
+#     equal the snapshot before.  AB_KILL_REPS sets how many (default 20),
+#     AB_KILL_CHILD=1 makes every one a SIGKILL to a random child.
 #
 #   ./scripts_test.sh
 set -u
@@ -19,6 +20,8 @@ AB=$UG_TOP/scripts/udpgso_ab.sh
 SNAP=$UG_TOP/scripts/snapshot.sh
 KILL_REPS=${AB_KILL_REPS:-20}
 case "$KILL_REPS" in '' | *[!0-9]*) ug_die "AB_KILL_REPS '$KILL_REPS': allowed 0..1000" ;; esac
+# AB_KILL_CHILD=1: every kill is a SIGKILL to a random child (stress runs)
+KILL_CHILD=${AB_KILL_CHILD:-0}
 
 ktap_header
 if ! why=$(ug_need_root) || ! why=$(ug_need_cmd ip ss ethtool python3 perf tc setsid); then
@@ -312,7 +315,9 @@ one_kill() {
 	pid=$!
 	delay=$((RANDOM % 40 + 2))
 	sleep "$((delay / 10)).$((delay % 10))"
-	case $((RANDOM % 5)) in
+	how=$((RANDOM % 5))
+	[ "$KILL_CHILD" = 1 ] && how=3
+	case $how in
 	0) how="SIGTERM to the script"; kill -TERM "$pid" 2>/dev/null ;;
 	1) how="SIGINT to the script"; kill -INT "$pid" 2>/dev/null ;;
 	2) how="SIGINT to its process group (Ctrl-C)"; kill -INT -- "-$pid" 2>/dev/null ;;

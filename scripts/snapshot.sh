@@ -164,6 +164,9 @@ do_restore() {
 		local old new
 		old=$(echo "$snap" | awk -v d="$dev" '/^dev /{ on = ($2 == d) } on && /^  / { sub(/^  /, ""); print }')
 		new=$(echo "$cur" | awk -v d="$dev" '/^dev /{ on = ($2 == d) } on && /^  / { sub(/^  /, ""); print }')
+		# a snapshot without this device's section (its reader was
+		# killed) restores nothing: say so, so that the caller retries
+		[ -n "$old" ] || { rc=1; continue; }
 		# channels first (they may reset queue masks), then features in
 		# one ethtool -K call so that dependencies resolve together
 		chans=$(diff <(echo "$new" | grep '^channels ') <(echo "$old" | grep '^channels ') |
