@@ -107,6 +107,9 @@ struct plan {
 
 static struct plan plan_gso, plan_plain;
 
+/* messages per sendmmsg call for -m with GSO when --batch is not given */
+#define DEF_GSO_BATCH	8
+
 static struct {
 	bool requested, active, fallback;
 	int kernel_max;		/* probed limit, 0: unknown */
@@ -1273,10 +1276,11 @@ static void *worker(void *arg)
 			continue;
 		k = 0;
 		now = ug_now_ns();
-		if (g_deadline && now >= g_deadline)
-			break;
+		/* the last second's line before the deadline, as upstream */
 		if (t->report && now >= rep.next)
 			report(now);
+		if (g_deadline && now >= g_deadline)
+			break;
 	}
 	t->end_ns = ug_now_ns();
 	__atomic_store_n(&t->finished, 1, __ATOMIC_RELEASE);
@@ -1651,8 +1655,15 @@ int main(int argc, char **argv)
 	gso_setup();
 	plans_build();
 	area_build();
-	if (cfg.mmsg)
-		g_batch = cfg.batch ? cfg.batch : (gso.active ? plan_gso.n : plan_plain.n);
+	/*
+	 * -m without --batch: upstream's batch (one pass of -s split at the
+	 * MSS) for plain sends; with GSO a pass is one message, so batch
+	 * DEF_GSO_BATCH of them, or sendmmsg+GSO would be one sendmsg
+	 */
+	if (cfg.mmsg && cfg.batch)
+		g_batch = cfg.batch;
+	else if (cfg.mmsg)
+		g_batch = gso.active ? DEF_GSO_BATCH * plan_gso.n : plan_plain.n;
 	if (g_batch > MAX_BATCH)
 		g_batch = MAX_BATCH;
 	g_round_is_pass = !cfg.mmsg && !cfg.nsizes && !cfg.tcp;
