@@ -432,6 +432,8 @@ kill_jobs() {
 		pkill -KILL -P "$p" 2>/dev/null
 		kill -KILL "$p" 2>/dev/null
 	done
+	# and any direct child the job table no longer lists
+	pkill -KILL -P $$ 2>/dev/null
 }
 defer kill_jobs
 {
