@@ -346,7 +346,8 @@ t_reset() {
 }
 
 t_cycles() {
-	local i try busy=0 pids=() fails=0 port=$((RANDOM % 20000 + 20000)) err t0
+	local i try busy=0 pids=() fails=0 port=$((RANDOM % 20000 + 20000)) err t0 t1 t2
+	local ins_ms=0 rm_ms=0
 	case_begin "$cycles load/unload cycles under traffic, concurrent readers and resets"
 	rmmod udpgso_stats 2>/dev/null
 	veth_topo || { case_fail "veth setup"; case_end; topo_down; return; }
@@ -359,20 +360,27 @@ t_cycles() {
 	pids+=($!)
 	wait_port b "$port"
 	wait_port l "$port"
-	# senders in bursts of 200 GSO sends: a sender that never sleeps would
-	# hold off RCU-tasks grace periods (kprobe optimizer, ftrace) for minutes
+	# senders in bursts of 50 GSO sends with a pause: a sender that never
+	# sleeps would hold off RCU-tasks grace periods for minutes, and one that
+	# keeps both CPUs busy (segmentation and GRO run in softirq, where nice
+	# does not help) made insmod and rmmod take 4 s each under TCG, with or
+	# without any hook attached (results/kmod-test-2026-11-22/README.md)
 	( while :; do nice -n 19 timeout 60 ip netns exec "$(ns_name a)" "$TX" -4 \
-		-D 10.71.0.2 -p "$port" -s 14000 -S 1400 -M 200; sleep 0.05; done ) \
+		-D 10.71.0.2 -p "$port" -s 14000 -S 1400 -M 50; sleep 0.2; done ) \
 		>/dev/null 2>&1 &
 	pids+=($!)
 	( while :; do nice -n 19 timeout 60 ip netns exec "$(ns_name l)" "$TX" -4 \
-		-D 127.0.0.1 -p "$port" -s 14000 -S 1400 -M 200; sleep 0.05; done ) \
+		-D 127.0.0.1 -p "$port" -s 14000 -S 1400 -M 50; sleep 0.2; done ) \
 		>/dev/null 2>&1 &
 	pids+=($!)
-	# traffic runs at nice 19 and the readers and writers of every file pause
-	# a little, so that under TCG on 2 CPUs the insmod/rmmod loop is not starved
-	# (an open file pins the module: rmmod needs gaps between the readers)
-	( while :; do cat "$D/counters" "$D/histogram" "$D/hooks" "$D/filter"; sleep 0.1
+	# readers (shell builtins: no fork per read) and writers of every file
+	# pause a little, so that under TCG on 2 CPUs the insmod/rmmod loop is
+	# not starved (an open file pins the module: rmmod needs gaps between them)
+	( while :; do
+		for f in counters histogram hooks filter; do
+			while read -r _; do :; done < "$D/$f"
+		done
+		sleep 0.1
 	  done ) >/dev/null 2>&1 &
 	pids+=($!)
 	( while :; do echo 1 > "$D/reset"; echo "port $port" > "$D/filter"
@@ -385,14 +393,20 @@ t_cycles() {
 			case_fail "stopped after $i cycles: over $cycle_secs s"
 			break
 		fi
+		t1=$(date +%s%N)
 		if ! err=$(timeout 60 insmod "$ko" 2>&1); then
 			fails=$((fails + 1)); ktap_info "cycle $i insmod: $err"; continue
 		fi
+		t2=$(date +%s%N)
+		ins_ms=$((ins_ms + (t2 - t1) / 1000000))
 		# a reader holding a file open pins the module (EBUSY): retry
 		for ((try = 0; try < 200; try++)); do
+			t1=$(date +%s%N)
 			err=$(timeout 60 rmmod udpgso_stats 2>&1) && break
 			case "$err" in *"in use"*) busy=$((busy + 1)); sleep 0.05 ;; *) break ;; esac
 		done
+		t2=$(date +%s%N)
+		rm_ms=$((rm_ms + (t2 - t1) / 1000000))
 		if [ -e /sys/module/udpgso_stats ]; then
 			fails=$((fails + 1)); ktap_info "cycle $i rmmod: $err"
 			break
@@ -402,7 +416,9 @@ t_cycles() {
 	wait "${pids[@]}" 2>/dev/null
 	chk_val failed_cycles "$fails" = 0
 	chk_val cycles "$i" = "$cycles"
-	_c_good+="$((SECONDS - t0)) s, $busy rmmod retries while a reader held a file, "
+	_c_good+="$((SECONDS - t0)) s, mean insmod $((ins_ms / (i ? i : 1))) ms,"
+	_c_good+=" mean last rmmod $((rm_ms / (i ? i : 1))) ms,"
+	_c_good+=" $busy rmmod retries while a reader held a file, "
 	case_end
 	topo_down
 }
