@@ -399,11 +399,15 @@ t_cycles() {
 		fi
 		t2=$(date +%s%N)
 		ins_ms=$((ins_ms + (t2 - t1) / 1000000))
-		# a reader holding a file open pins the module (EBUSY): retry
+		# a reader holding a file open pins the module: rmmod says "in use",
+		# or EAGAIN when the reader opened it after rmmod checked: retry
 		for ((try = 0; try < 200; try++)); do
 			t1=$(date +%s%N)
 			err=$(timeout 60 rmmod udpgso_stats 2>&1) && break
-			case "$err" in *"in use"*) busy=$((busy + 1)); sleep 0.05 ;; *) break ;; esac
+			case "$err" in
+			*"in use"*|*"temporarily unavailable"*) busy=$((busy + 1)); sleep 0.05 ;;
+			*) break ;;
+			esac
 		done
 		t2=$(date +%s%N)
 		rm_ms=$((rm_ms + (t2 - t1) / 1000000))
