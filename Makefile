@@ -63,10 +63,13 @@ run_tests: all
 
 # the README's test command: every test, then the userspace tests again
 # with the tools built with AddressSanitizer and UBSan; both passes run, and
-# the last line adds them up
+# the last line adds them up.  LeakSanitizer is off there unless ASAN_OPTIONS
+# says otherwise: at exit of a multithreaded rx stopped by SIGINT its
+# StopTheWorld spun forever (seen in udpgro.sh bad_gro_lookup, 1 run in 12)
 check:
 	@tot=$$(mktemp); rc=0; \
 	UG_TOTALS=$$tot $(MAKE) --no-print-directory run_tests || rc=1; \
+	ASAN_OPTIONS=$${ASAN_OPTIONS:-detect_leaks=0} \
 	UG_TOTALS=$$tot $(MAKE) --no-print-directory SANITIZE=1 \
 		TEST_PROGS="$(USER_TESTS)" run_tests || rc=1; \
 	awk '{p += $$1; f += $$2; s += $$3; t += $$4} END { \

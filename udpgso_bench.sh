@@ -49,7 +49,7 @@ xfer() {
 	case " $rxa " in *" -t "*) proto=-t ;; esac
 	# shellcheck disable=SC2086
 	# as upstream's, rx is IPv6 (dual stack) unless -4
-	ip netns exec "$ns" timeout 30 "$RX" ${fam#-6} -p "$port" $rxa --json \
+	ip netns exec "$ns" timeout -k 5 30 "$RX" ${fam#-6} -p "$port" $rxa --json \
 		>"$tmp/rx.json" 2>"$tmp/rx.err" &
 	rxpid=$!
 	if ! ns_wait_port "$proto" b "$port"; then
@@ -59,7 +59,7 @@ xfer() {
 		return
 	fi
 	# shellcheck disable=SC2086
-	ip netns exec "$ns" timeout 30 "$TX" $fam -D "$dst" -p "$port" $txa --json \
+	ip netns exec "$ns" timeout -k 5 30 "$TX" $fam -D "$dst" -p "$port" $txa --json \
 		>"$tmp/tx.json" 2>"$tmp/tx.err"
 	rc_tx=$?
 	# a sender that failed sent nothing more: do not wait out rx's timeout

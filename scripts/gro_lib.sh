@@ -350,7 +350,7 @@ gro_rx() {
 	shift 3
 	case " $* " in *" -t "*) proto=-t ;; esac
 	have=$(_gro_bound "$proto" "$ns" "$port")
-	ip netns exec "$(ns_name "$ns")" timeout "$GRO_TOOL_TIMEOUT" \
+	ip netns exec "$(ns_name "$ns")" timeout -k 5 "$GRO_TOOL_TIMEOUT" \
 		"$GRO_RX" -p "$port" "$@" --json \
 		>"$_gro_tmp/$key.json" 2>"$_gro_tmp/$key.err" &
 	_gro_rx_keys+=("$key")
@@ -397,7 +397,7 @@ gro_send() {
 	shift 2
 	[ -f "$_gro_tmp/before" ] || { gro_settle; _gro_snap "$_gro_tmp/before"; }
 	echo "$GRO_TX $* --json" >"$_gro_tmp/$key.cmd"
-	ip netns exec "$(ns_name "$ns")" timeout "$GRO_TOOL_TIMEOUT" \
+	ip netns exec "$(ns_name "$ns")" timeout -k 5 "$GRO_TOOL_TIMEOUT" \
 		"$GRO_TX" "$@" --json >"$_gro_tmp/$key.json" 2>"$_gro_tmp/$key.err"
 	rc=$?
 	echo "$rc" >"$_gro_tmp/$key.rc"
