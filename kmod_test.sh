@@ -10,8 +10,8 @@
 #   ./kmod_test.sh
 #
 # Environment: UG_KMOD_KERNELS="VER ..." picks guest kernels (default: all
-# found); UG_KMOD_CYCLES load/unload cycles per guest (default 15) within
-# UG_KMOD_CYCLE_SECS (default 200); UG_KMOD_TIMEOUT seconds per guest
+# found); UG_KMOD_CYCLES load/unload cycles per guest (default 50) within
+# UG_KMOD_CYCLE_SECS (default 250); UG_KMOD_TIMEOUT seconds per guest
 # (default 420); UDPGSO_BIN where the tools are.  Skips (exit 4) when vng,
 # qemu, guest kernels or headers are missing.
 set -u
