@@ -112,19 +112,7 @@ setup_sink() {
 # wait until the sink's tx counter has been still for 1 s (the MLD
 # reports for the new address go out within ~1 s), at most 6 s
 sink_settle() {		# NS DEV
-	local i last=-1 cur still=0
-	for ((i = 0; i < 60; i++)); do
-		cur=$(ns_exec "$1" cat "/sys/class/net/$2/statistics/tx_packets")
-		if [ "$cur" = "$last" ]; then
-			still=$((still + 1))
-			[ "$still" -ge 10 ] && return 0
-		else
-			still=0
-		fi
-		last=$cur
-		sleep 0.1
-	done
-	return 1
+	ug_wait_still 10 60 ns_exec "$1" cat "/sys/class/net/$2/statistics/tx_packets"
 }
 
 setup_sink_gso() {	# NS GSO(on|off) CSUM(on|off)

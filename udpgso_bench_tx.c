@@ -1237,7 +1237,13 @@ static void report(uint64_t now)
 	rep.calls = c;
 	rep.rounds = r;
 	rep.last = now;
-	rep.next = now + NSEC;
+	/*
+	 * on a grid of whole seconds from the start, so that the line of the
+	 * last second of -l is always printed: the deadline is on the grid
+	 */
+	rep.next += NSEC;
+	if (rep.next <= now)
+		rep.next = now + NSEC;
 }
 
 static void pin(int cpu)

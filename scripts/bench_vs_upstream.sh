@@ -22,11 +22,12 @@
 # and built there with upstream's CFLAGS; nothing of them is kept.  The
 # receiver is upstream's udpgso_bench_rx for both senders, so only the
 # sender differs.  Runs alternate: for each repetition, for each mode, ours
-# then upstream's.  The figure compared is the sender's own per-second
-# "udp tx: N MB/s" lines (upstream's format, kept by our tool), averaged over
-# the run; the receiver's per-second lines give the delivered MB/s, and the
-# sender's user+sys CPU time (bash's `time`) its cost: MB sent per CPU
-# second, less sensitive to a busy machine than MB/s.  Table:
+# then upstream's on odd repetitions, upstream's then ours on even ones.
+# The figure compared is the sender's own per-second "udp tx: N MB/s" lines
+# (upstream's format, kept by our tool), averaged over the run; the
+# receiver's per-second lines give the delivered MB/s, and the sender's
+# user+sys CPU time (bash's `time`) its cost: MB sent per CPU second, less
+# sensitive to a busy machine than MB/s.  Table:
 # medians over the repetitions and our/upstream ratios; then our modes that
 # upstream lacks (sendmmsg + GSO) against upstream's best mode.
 set -u
@@ -267,8 +268,17 @@ echo "$total runs of ${secs}s (about $((total * (secs + 1) / 60 + 1)) min)" >&2
 for rep in $(seq 1 "$reps"); do
 	for m in "${!MODES[@]}"; do
 		for fam in $families; do
-			run_one "$m" "$fam" ours "$rep"
-			case ${MODES[$m]} in *"|both") run_one "$m" "$fam" upstream "$rep" ;; esac
+			case ${MODES[$m]} in
+			*"|ours") run_one "$m" "$fam" ours "$rep" ;;
+			*) # A B, then B A: neither tool always runs first
+				if [ $((rep % 2)) -eq 1 ]; then
+					run_one "$m" "$fam" ours "$rep"
+					run_one "$m" "$fam" upstream "$rep"
+				else
+					run_one "$m" "$fam" upstream "$rep"
+					run_one "$m" "$fam" ours "$rep"
+				fi ;;
+			esac
 		done
 	done
 done

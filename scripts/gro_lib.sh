@@ -290,27 +290,21 @@ _gro_snap() {		# FILE
 		fi
 	done
 }
+# the rx and tx packet counters of the watched links, on one line
+_gro_link_counts() {
+	local w key kind a b c
+	for w in "${_gro_watch[@]}"; do
+		read -r key kind a b c <<<"$w"
+		[ "$kind" = link ] && _gro_link_get "$a" "$b" rx
+		[ "$kind" = link ] && _gro_link_get "$a" "$b" tx
+	done | tr '\n' ' '
+}
 # IPv6: wait until the watched link counters stop moving (MLD reports after
 # an address is added), 200 ms quiet or 3 s at most
 gro_settle() {
-	local i prev="" cur quiet=0 w key kind a b c
 	# IPv4 cases run without IPv6 on the links: nothing to wait for
 	[ "${V:-}" = ipv4 ] && return 0
-	for ((i = 0; i < 30; i++)); do
-		cur=$(for w in "${_gro_watch[@]}"; do
-			read -r key kind a b c <<<"$w"
-			[ "$kind" = link ] && _gro_link_get "$a" "$b" rx
-			[ "$kind" = link ] && _gro_link_get "$a" "$b" tx
-		done | tr '\n' ' ')
-		if [ "$cur" = "$prev" ]; then
-			quiet=$((quiet + 1))
-			[ "$quiet" -ge 2 ] && return 0
-		else
-			quiet=0
-		fi
-		prev=$cur
-		sleep 0.1
-	done
+	ug_wait_still 2 30 _gro_link_counts || true
 }
 
 # ---- address translation --------------------------------------------------------

@@ -153,6 +153,27 @@ ns_wait_port() {	# PROTO NS PORT
 }
 ns_wait_udp_port() { ns_wait_port -u "$1" "$2"; }	# NS PORT
 
+# ug_wait_still QUIET TRIES CMD...: run CMD every 0.1 s until its output is
+# the same QUIET times in a row (counters that stopped moving), at most
+# TRIES times; 1 if they never stood still
+ug_wait_still() {
+	local quiet=$1 tries=$2 i same=0 prev cur
+	shift 2
+	prev=$("$@")
+	for ((i = 1; i < tries; i++)); do
+		sleep 0.1
+		cur=$("$@")
+		if [ "$cur" = "$prev" ]; then
+			same=$((same + 1))
+			[ "$same" -ge "$quiet" ] && return 0
+		else
+			same=0
+		fi
+		prev=$cur
+	done
+	return 1
+}
+
 # ---- JSON -------------------------------------------------------------------
 # ug_jget FILE PATH: print one value of a JSON file; PATH is dot-separated
 # keys (list indexes as numbers), e.g. ug_jget rx.json seq.loss.  Objects and

@@ -646,6 +646,8 @@ rm_tmp
 py=python3
 [ "$use_plots" = 1 ] && [ -x /usr/bin/python3 ] && py=/usr/bin/python3
 "$py" "$AB_DIR/ab_report.py" "$resdir" || ug_die "writing the results failed"
+# the summary on stdout too, less its plot links
+grep -v '^!\[' "$resdir/summary.md"
 echo "$ug_prog: results in $resdir" >&2
 [ "$failed" -eq 0 ] || { ug_err "$failed of $n_runs runs failed (see raw/)"; exit 1; }
 [ "$restore_bad" = 0 ] || exit 1
