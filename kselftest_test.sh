@@ -321,6 +321,45 @@ else
 	sed 's/^/# /' <<<"$out"
 fi
 
+# ---- our runner cleans up after a test ------------------------------------------
+# two more dummies: one leaves a process behind, one has a child and a
+# cleanup on SIGINT (a ^C of the runner must reach it)
+printf '%s\n' '#!/bin/bash' 'sleep 617 &' 'echo "ok 1 leaves a sleep running"' \
+	>"$rootC/$COLL/ug_kst_leave.sh"
+printf '%s\n' '#!/bin/bash' 'sleep 618 &' \
+	'trap '\''echo "# SIGINT: cleaning up"; kill $!; exit 130'\'' INT' \
+	'echo "# started"' 'wait' >"$rootC/$COLL/ug_kst_trap.sh"
+chmod +x "$rootC/$COLL/ug_kst_leave.sh" "$rootC/$COLL/ug_kst_trap.sh"
+out=$(cd "$rootC/$COLL" && "$ksft" -t 30 ./ug_kst_leave.sh 2>&1)
+if grep -q '^# ug_kst_leave.sh left processes running, killed: [0-9]*:sleep' <<<"$out" &&
+   grep -q '^ok 1 selftests: udpgso-lab: ug_kst_leave.sh$' <<<"$out" &&
+   ! pgrep -f 'sleep 617' >/dev/null; then
+	ktap_ok "ksft_run.sh: what a test leaves running is named and killed"
+else
+	ktap_fail "ksft_run.sh: what a test leaves running is named and killed"
+	sed 's/^/# /' <<<"$out"
+fi
+# (setsid: a group of its own, where SIGINT is not ignored as in a `&` job)
+(cd "$rootC/$COLL" && exec setsid env --default-signal=INT "$ksft" -t 60 ./ug_kst_trap.sh \
+	>"$work/int.out" 2>&1) &
+pid=$!
+for ((i = 0; i < 50; i++)); do
+	grep -q '# started' "$work/int.out" 2>/dev/null && break
+	sleep 0.1
+done
+kill -INT "$pid"
+wait "$pid"
+rc=$?
+if [ "$rc" -eq 130 ] && grep -q '^# # SIGINT: cleaning up' "$work/int.out" &&
+   grep -q '^not ok 1 .*ug_kst_trap.sh # interrupted by SIGINT' "$work/int.out" &&
+   ! pgrep -f 'sleep 618' >/dev/null; then
+	ktap_ok "ksft_run.sh: a SIGINT reaches the running test, whose cleanup runs"
+else
+	ktap_fail "ksft_run.sh: a SIGINT reaches the running test, whose cleanup runs" "exit $rc"
+	sed 's/^/# /' "$work/int.out"
+	pkill -f 'sleep 618'
+fi
+
 if [ "$_ktap_fail" -gt 0 ]; then
 	for l in "$logA" "$logB" "$logC"; do
 		echo "# ---- $(basename "$l") (runner lines)"

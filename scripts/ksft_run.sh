@@ -34,6 +34,17 @@ over=${kselftest_override_timeout:-}
 case "$over" in *[!0-9]*) echo "ksft_run: kselftest_override_timeout '$over': allowed a positive integer" >&2; exit 1 ;; esac
 if [ -n "$over" ]; then timeout_s=$over; fi
 
+# the live (not zombie) processes of a process group: "PID:NAME ..."
+group_left() {	# PGID
+	ps -eo pid=,pgid=,stat=,comm= |
+		awk -v g="$1" '$2 == g && $3 !~ /^Z/ { printf "%s:%s ", $1, $4 }'
+}
+stopped=
+stop_test() {	# SIG: pass a signal to us on to the running test's group
+	stopped=$1
+	kill -"$1" -- "-$tpid" 2>/dev/null
+}
+
 echo "TAP version 13"
 echo "1..$#"
 n=0 tfail=0 tskip=0
@@ -50,11 +61,37 @@ for t in "$@"; do
 	var="KSELFTEST_$(echo "$name" | tr '[:lower:]' '[:upper:]' | tr -c 'A-Z0-9\n' '_')_ARGS"
 	args=${!var:-}
 	log=$(mktemp)
+	# timeout leads a process group of its own, the test and what it
+	# starts; on expiry it signals the whole group.  A ^C or kill of this
+	# runner is passed on to that group (it is not the terminal's).
 	# shellcheck disable=SC2086
-	(cd "$(dirname "$t")" && timeout --foreground -k 10 "$timeout_s" "./$name" $args) \
-		>"$log" 2>&1 </dev/null
-	rc=$?
+	(cd "$(dirname "$t")" && exec timeout -k 10 "$timeout_s" "./$name" $args) \
+		>"$log" 2>&1 </dev/null &
+	tpid=$!
+	trap 'stop_test TERM' TERM HUP
+	trap 'stop_test INT' INT
+	rc=
+	while [ -z "$rc" ]; do
+		wait "$tpid"
+		rc=$?
+		# a signal to us ends `wait` early: wait for the test again
+		if kill -0 "$tpid" 2>/dev/null; then rc=; fi
+	done
+	trap - INT TERM HUP
 	sed 's/^/# /' "$log"
+	# what the test left running in its group is killed and said
+	if [ -n "$(group_left "$tpid")" ]; then
+		sleep 0.5	# a signal on its way (timeout's, at the end)
+		left=$(group_left "$tpid")
+		if [ -n "$left" ]; then
+			echo "# $name left processes running, killed:" $left
+			pkill -KILL -g "$tpid"
+		fi
+	fi
+	if [ -n "$stopped" ]; then
+		echo "not ok $n selftests: udpgso-lab: $name # interrupted by SIG$stopped"
+		exit 130
+	fi
 	p=$(grep -cE '^ok [0-9]+ ' "$log" | head -1)
 	s=$(grep -cE '^ok [0-9]+ .*# *SKIP' "$log" | head -1)
 	f=$(grep -cE '^not ok [0-9]+ ' "$log" | head -1)

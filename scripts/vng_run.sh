@@ -87,5 +87,11 @@ tcg) vng+=(--disable-kvm) ;;
 *) ug_die "UG_VNG_ACCEL '$accel': allowed kvm or tcg" ;;
 esac
 
-# timeout without --foreground signals its whole process group: vng and qemu
-timeout -k 10 "$tmo" "${vng[@]}" -- "$*" </dev/null
+# timeout without --foreground leads a process group, vng and qemu, and
+# signals all of it on expiry; when we are stopped, the group is too (else
+# the guest would outlive us until its timeout)
+ug_trap_install
+timeout -k 10 "$tmo" "${vng[@]}" -- "$*" </dev/null &
+guest=$!
+defer "kill -0 $guest && { kill -TERM -- -$guest; sleep 2; kill -KILL -- -$guest; }"
+wait "$guest"
