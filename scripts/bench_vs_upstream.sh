@@ -69,10 +69,18 @@ def vals(mode, fam, tool, key):
 def med(mode, fam, tool, key):
     v = list(vals(mode, fam, tool, key).values())
     return (statistics.median(v), len(v)) if v else (None, 0)
-def paired(mode, fam, key):
+def ratios(mode, fam, key):
     a, b = vals(mode, fam, 'ours', key), vals(mode, fam, 'upstream', key)
-    q = [a[k] / b[k] for k in a if k in b and b[k] > 0]
+    return [a[k] / b[k] for k in a if k in b and b[k] > 0]
+def paired(mode, fam, key):
+    q = ratios(mode, fam, key)
     return '%.2fx' % statistics.median(q) if q else '-'
+def spread(mode, fam, key):
+    # the per-repetition ratios' range, and how many of them favour ours
+    q = ratios(mode, fam, key)
+    if not q:
+        return '-', '-'
+    return ('%.2f-%.2f' % (min(q), max(q)), '%d/%d' % (sum(x > 1 for x in q), len(q)))
 def f(x):
     return '-' if x is None else '%.0f' % x
 def ratio(a, b):
@@ -85,11 +93,12 @@ beyond = [m for m in modes if '-m -S' in m or 'rx -G' in m]
 print('Medians of %s runs of %ss (n = runs that exited 0, ours/upstream).' % (sys.argv[2], sys.argv[3]))
 print("tx: the sender's MB/s (2^20 B/s, its per-second lines); rx: MB/s delivered to")
 print("upstream's udpgso_bench_rx; /cpu: MB sent per CPU second (user+sys) of the sender.")
-print('ratio: of the medians; paired: median of the per-repetition ratios.')
+print('ratio: of the medians; paired: median of the per-repetition ratios (ours/upstream')
+print('tx runs next to each other in time), their range, and in how many ours was faster.')
 print()
-hdr = '%-16s %-4s %7s %7s %6s %6s  %7s %7s %6s  %7s %7s %6s %6s  %s' % (
-    'mode', 'fam', 'ours tx', 'up tx', 'ratio', 'paired', 'ours rx', 'up rx', 'ratio',
-    'ours/cpu', 'up/cpu', 'ratio', 'paired', 'n')
+hdr = '%-16s %-4s %7s %7s %6s %6s %11s %5s  %7s %7s %6s  %7s %7s %6s %6s  %s' % (
+    'mode', 'fam', 'ours tx', 'up tx', 'ratio', 'paired', 'range', 'ours>',
+    'ours rx', 'up rx', 'ratio', 'ours/cpu', 'up/cpu', 'ratio', 'paired', 'n')
 print(hdr)
 print('-' * len(hdr))
 best = {}
@@ -101,32 +110,34 @@ for fam in fams:
         urx, _ = med(m, fam, 'upstream', 'rx_MBps')
         oe, _ = med(m, fam, 'ours', 'eff')
         ue, _ = med(m, fam, 'upstream', 'eff')
-        print('%-16s %-4s %7s %7s %6s %6s  %7s %7s %6s  %8s %7s %6s %6s  %d/%d' % (
+        rng, wins = spread(m, fam, 'tx_MBps')
+        print('%-16s %-4s %7s %7s %6s %6s %11s %5s  %7s %7s %6s  %8s %7s %6s %6s  %d/%d' % (
             m, fam.replace('ipv', 'v'), f(ot), f(ut), ratio(ot, ut), paired(m, fam, 'tx_MBps'),
-            f(orx), f(urx), ratio(orx, urx), f(oe), f(ue), ratio(oe, ue),
+            rng, wins, f(orx), f(urx), ratio(orx, urx), f(oe), f(ue), ratio(oe, ue),
             paired(m, fam, 'eff'), on, un))
         if ut is not None and m.startswith('udp') and m not in beyond:
             if fam not in best or ut > best[fam][1]:
                 best[fam] = (m, ut, ue)
-print()
-print("Beyond upstream's udpgso_bench.sh (sendmmsg + GSO; a UDP_GRO receiver), ours,")
-print("against upstream's best udpgso_bench.sh UDP mode (fastest upstream tx of: udp,")
-print("udp -m, udp -S 0, udp -S 0 -z; same family)")
-print()
-hdr = '%-20s %-4s %7s %7s %8s  %-16s %7s %8s %6s %6s' % (
-    'mode', 'fam', 'ours tx', 'ours rx', 'ours/cpu', 'upstream best', 'up tx', 'up/cpu',
-    'tx', '/cpu')
-print(hdr)
-print('-' * len(hdr))
-for fam in fams:
-    for m in beyond:
-        ot, on = med(m, fam, 'ours', 'tx_MBps')
-        orx, _ = med(m, fam, 'ours', 'rx_MBps')
-        oe, _ = med(m, fam, 'ours', 'eff')
-        bm, bv, be = best.get(fam, ('-', None, None))
-        print('%-20s %-4s %7s %7s %8s  %-16s %7s %8s %6s %6s' % (
-            m, fam.replace('ipv', 'v'), f(ot), f(orx), f(oe), bm, f(bv), f(be),
-            ratio(ot, bv), ratio(oe, be)))
+if beyond:
+    print()
+    print("Beyond upstream's udpgso_bench.sh (sendmmsg + GSO; a UDP_GRO receiver), ours,")
+    print("against upstream's best udpgso_bench.sh UDP mode (fastest upstream tx of: udp,")
+    print("udp -m, udp -S 0, udp -S 0 -z; same family)")
+    print()
+    hdr = '%-20s %-4s %7s %7s %8s  %-16s %7s %8s %6s %6s' % (
+        'mode', 'fam', 'ours tx', 'ours rx', 'ours/cpu', 'upstream best', 'up tx', 'up/cpu',
+        'tx', '/cpu')
+    print(hdr)
+    print('-' * len(hdr))
+    for fam in fams:
+        for m in beyond:
+            ot, on = med(m, fam, 'ours', 'tx_MBps')
+            orx, _ = med(m, fam, 'ours', 'rx_MBps')
+            oe, _ = med(m, fam, 'ours', 'eff')
+            bm, bv, be = best.get(fam, ('-', None, None))
+            print('%-20s %-4s %7s %7s %8s  %-16s %7s %8s %6s %6s' % (
+                m, fam.replace('ipv', 'v'), f(ot), f(orx), f(oe), bm, f(bv), f(be),
+                ratio(ot, bv), ratio(oe, be)))
 EOF
 }
 # -T DIR: the table again from DIR/runs.csv, -l and -r from DIR/cmdline.txt
