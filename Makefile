@@ -14,6 +14,8 @@ TEST_FILES := settings config scripts kmod
 
 COMMON := udpgso_common.c
 COMMON_H := udpgso_common.h
+# udpgso_bench_tx is two source files and a private header
+TX_PARTS := udpgso_bench_tx_cfg.c udpgso_bench_tx.h
 
 CFLAGS ?= -O2
 # "-D_GNU_SOURCE=" (empty) equals a "#define _GNU_SOURCE" line in a source file
@@ -41,7 +43,8 @@ include ../lib.mk
 # the tests find the tools there (with O=, not beside the scripts)
 export UDPGSO_BIN := $(OUTPUT)
 $(OUTPUT)/%: %.c $(COMMON) $(COMMON_H)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(COMMON) $(LDLIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(filter %.c,$^) $(LDLIBS)
+$(OUTPUT)/udpgso_bench_tx: $(TX_PARTS)
 else
 # ---- standalone ---------------------------------------------------------------
 OUTPUT ?= $(CURDIR)
@@ -52,7 +55,8 @@ all: $(BINS)
 
 $(OUTPUT)/%: %.c $(COMMON) $(COMMON_H)
 	@mkdir -p $(OUTPUT)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(COMMON) $(LDLIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(filter %.c,$^) $(LDLIBS)
+$(OUTPUT)/udpgso_bench_tx: $(TX_PARTS)
 
 # `make udpgso` (any tool by its name) builds $(OUTPUT)/udpgso with the
 # helper linked in; the empty recipe keeps make's built-in %: %.c away
