@@ -37,7 +37,7 @@ port=8000
 # xfer NAME FAMILY "TX ARGS" "RX ARGS" CHECK...
 # Start rx in the namespace, wait for its port, run tx, wait for rx, then
 # check both JSON summaries: rx.* and tx.* names in the CHECK expressions
-# are rewritten to the rx and tx files.
+# are rewritten to the rx and tx files.  XFER_DST overrides the destination.
 xfer() {
 	local name=$1 fam=$2 txa=$3 rxa=$4 dst rxpid rc_tx rc_rx proto=-u
 	shift 4
@@ -46,6 +46,7 @@ xfer() {
 	-4) dst=127.0.0.1 ;;
 	*) dst=::1 ;;
 	esac
+	dst=${XFER_DST:-$dst}
 	case " $rxa " in *" -t "*) proto=-t ;; esac
 	# shellcheck disable=SC2086
 	# as upstream's, rx is IPv6 (dual stack) unless -4
@@ -202,6 +203,13 @@ for fam in $families; do
 	xfer "$v tcp" "$fam" "-t -s 10000 -M 100" "-t" \
 		"tx.bytes == 1000000" "rx.bytes == 1000000" "tx.calls == 100"
 done
+
+# dual stack: -6 with a dotted quad sends from the IPv6 socket to the
+# v4-mapped address; the datagrams go out as IPv4, GSO sends too
+exact 120 144000
+XFER_DST=127.0.0.1 xfer "ipv6 socket to v4-mapped 127.0.0.1, gso" -6 \
+	"-s 12000 -S 1200 --count 120 --seq" "-n 120 -l 1200 -v --seq $RCVBUF" \
+	"${EX[@]}" "tx.calls == 12" "tx.gso.active"
 
 # pacing: SO_TXTIME needs the fq qdisc; 100 x 1000 B at 8 Mbit/s is 99 ms
 # between the first and last departure, which a correct pacer cannot beat

@@ -252,7 +252,10 @@ socklen_t ug_parse_addr(const char *opt, const char *str, int family,
 		return sizeof(*a6);
 	}
 	if (family == AF_INET6 && inet_pton(AF_INET, str, &in4) == 1) {
-		/* v4-mapped, as upstream's -6 with a dotted quad */
+		/*
+		 * -6 with a dotted quad: its v4-mapped address, what a
+		 * dual-stack socket sends to (upstream's tools refuse it)
+		 */
 		a6->sin6_family = AF_INET6;
 		a6->sin6_port = htons(port);
 		a6->sin6_addr.s6_addr[10] = 0xff;
