@@ -192,6 +192,22 @@ sys.exit(1 if bad else 0)
 PY
 }
 
+# the live processes of a session, "PID:NAME ..." (zombies not: an orphan
+# waits for PID 1 to reap it, which some inits do late)
+session_live() {	# SID
+	ps -eo pid=,sid=,stat=,comm= |
+		awk -v s="$1" '$2 == s && $3 !~ /^Z/ { printf "%s:%s ", $1, $4 }'
+}
+# wait up to 3 s for a session to be gone; fails if it is not
+session_gone() {	# SID
+	local w
+	for ((w = 0; w < 30; w++)); do
+		[ -z "$(session_live "$1")" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
 rm -rf "$out"
 t0=$SECONDS
 setsid "$AB" --out "$out" --label test --tx sendto,gso-cmsg,tcp --rx gro -n 2 -l 1 \
@@ -222,10 +238,11 @@ else
 		ktap_fail "short matrix: progress line with i/n and time left"
 	fi
 	left=$(ip netns list | grep -c "^ug$pid-")
-	if [ "$left" -eq 0 ] && ! pgrep -s "$pid" >/dev/null; then
+	if session_gone "$pid" && [ "$left" -eq 0 ]; then
 		ktap_ok "short matrix: its namespaces and processes are gone"
 	else
-		ktap_fail "short matrix: its namespaces and processes are gone" "$left namespaces left"
+		ktap_fail "short matrix: its namespaces and processes are gone" \
+			"$left namespaces left; processes: $(session_live "$pid")"
 	fi
 fi
 
@@ -337,15 +354,15 @@ one_kill() {
 	wait "$pid"
 	rc=$?
 	# processes being killed may take a moment to be gone
-	for ((w = 0; w < 30; w++)); do pgrep -s "$pid" >/dev/null || break; sleep 0.1; done
+	session_gone "$pid" || true
 	after=$(snap_hp)
 	local why=""
 	if [ "$after" != "$base" ]; then
 		why="settings differ: $(diff <(echo "$base") <(echo "$after") | grep '^[<>]' | head -n 4 | tr '\n' ' ')"
 	elif ip netns list | grep -q "^ug$pid-"; then
 		why="namespaces left: $(ip netns list | grep "^ug$pid-" | tr '\n' ' ')"
-	elif pgrep -s "$pid" >/dev/null; then
-		why="processes left: $(pgrep -s "$pid" -a | tr '\n' ' ')"
+	elif [ -n "$(session_live "$pid")" ]; then
+		why="processes left: $(session_live "$pid")"
 	fi
 	kill_log+="$mode/$how/${delay}00ms/rc=$rc "
 	if [ -n "$why" ]; then
