@@ -100,6 +100,9 @@ for v in "${kernels[@]}"; do
 	res=$work/res-$v.txt
 	: > "$res"
 	t0=$SECONDS
+	# the guest kernel's console goes to the log too: a guest that dies
+	# (vng's exit 255) shows its panic or oops in the tail printed below
+	UG_VNG_VERBOSE=${UG_VNG_VERBOSE:-1} \
 	"$UG_TOP/scripts/vng_run.sh" --kernel "$img" --timeout "$gtmo" --rwdir "$work" -- \
 		"UDPGSO_BIN=$UDPGSO_BIN $UG_TOP/scripts/kmod_guest.sh --ko $bdir/udpgso_stats.ko" \
 		"--out $res --cycles $cycles --cycle-secs $csecs" >"$work/guest-$v.log" 2>&1

@@ -10,8 +10,10 @@
 # KVM is used when a short probe boot succeeds (here /dev/kvm exists but a
 # nested guest hangs, so the probe fails and TCG is used).  The probe result
 # is taken from $UG_VNG_ACCEL (kvm|tcg) when set: callers booting several
-# guests run --probe-accel once and export it.  Exit: the command's exit code, 124 when the
-# guest timed out, 4 when vng or qemu is missing (the reason on stderr).
+# guests run --probe-accel once and export it.  UG_VNG_VERBOSE=1 adds the
+# guest kernel's console to stderr.  Exit: the command's exit code, 124 when
+# the guest timed out, 255 when it died (vng got no exit code: a panic shows
+# on the console), 4 when vng or qemu is missing (the reason on stderr).
 set -u
 
 . "$(dirname "$0")/lib.sh"
@@ -65,6 +67,8 @@ export PATH
 
 vng=("$VNG" -r "$kernel" --cpus "$cpus" --memory "$mem")
 [ -n "$rwdir" ] && vng+=(--rwdir "$rwdir")
+# UG_VNG_VERBOSE=1: the guest kernel's console too (a panic, an oops)
+[ "${UG_VNG_VERBOSE:-0}" = 1 ] && vng+=(--verbose)
 
 probe_accel() {
 	# a KVM guest boots in a few seconds; one that hangs is abandoned
