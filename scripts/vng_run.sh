@@ -87,7 +87,11 @@ fi
 accel=${UG_VNG_ACCEL:-$(probe_accel)}
 case "$accel" in
 kvm) ;;
-tcg) vng+=(--disable-kvm) ;;
+tcg)	# one host thread runs all vCPUs: with a thread per vCPU (MTTCG) the
+	# guest kernel's live code patching raced, an int3 of a static key
+	# switch hit on another vCPU: "Oops: int3" in sched_clock_cpu at
+	# boot (results/kmod-test-2026-11-23/)
+	vng+=(--disable-kvm "--qemu-opts=-accel tcg,thread=single") ;;
 *) ug_die "UG_VNG_ACCEL '$accel': allowed kvm or tcg" ;;
 esac
 
