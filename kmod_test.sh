@@ -19,12 +19,12 @@ set -u
 . "$(dirname "$0")/scripts/lib.sh"
 
 # 50 cycles per guest, 100 in a run over both Debian kernels (issue 4's
-# number).  On a quiet 2-vCPU host a cycle under traffic took 2.6-2.9 s in a
-# TCG guest (50 in 161-162 s, each guest ~260 s in all); on a busy host
-# cycles took 3-9 s (results/kmod-test-2026-11-22/README.md), and a make
-# check beside other tests once managed 42 in 250 s with a guest over 420 s.
-# The bounds are for a busy host: 500 s of cycles, ~200 s of boot and cases,
-# 780 s per guest; two guests fit in the 1800 s of `settings`
+# number).  On a quiet 2-vCPU host a cycle under traffic takes ~5 s in a
+# single-threaded TCG guest (50 in 250-259 s, guests 352-356 s:
+# results/kmod-test-2026-11-23/); multi-threaded TCG was faster (~3 s) but
+# let a guest panic on live code patching.  The bounds leave about 2x:
+# 500 s of cycles, 780 s per guest; two guests fit in the 1800 s of
+# `settings`
 cycles=${UG_KMOD_CYCLES:-50}
 csecs=${UG_KMOD_CYCLE_SECS:-500}
 gtmo=${UG_KMOD_TIMEOUT:-780}
