@@ -194,12 +194,7 @@ case_vxlan_gro_socket() {
 bench() {
 	gro_rx rx rx "$PORT" "${RXF[@]}" -v --seq -C 5000 -R 300 --rcvbuf 4194304 || return
 	gro_send tx tx "$FAM" -D "$R_RX" -p "$PORT" -l 1 -s $((N * SEG)) -S "$SEG" --seq
-	# a flood may meet backpressure (ENOBUFS, EAGAIN) or a receiver that
-	# already stopped (ECONNREFUSED): counted and retried, not errors here
-	expect "tx.errors == (tx.error_detail.enobufs + tx.error_detail.eagain +
-		tx.error_detail.econnrefused)" \
-		"rx.datagrams > 0" "rx.datagrams <= tx.datagrams" \
-		"rx.verify_errors == 0" "rx.seq.dup == 0" "rx.seq.reorder == 0"
+	flood_ok
 }
 case_fwd_bench() {
 	routed || return

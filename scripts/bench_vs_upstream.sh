@@ -268,7 +268,6 @@ run_one() {	# MODE_INDEX FAMILY TOOL REP
 		"$name" "$fam" "$tool" "$rep" "$txm" "$rxm" "$cpu" "$rc" >&2
 }
 
-
 families=$(echo "$fams" | grep -o .)
 total=0
 for m in "${!MODES[@]}"; do
@@ -279,17 +278,13 @@ echo "$total runs of ${secs}s (about $((total * (secs + 1) / 60 + 1)) min)" >&2
 for rep in $(seq 1 "$reps"); do
 	for m in "${!MODES[@]}"; do
 		for fam in $families; do
+			# A B, then B A: neither tool always runs first
 			case ${MODES[$m]} in
-			*"|ours") run_one "$m" "$fam" ours "$rep" ;;
-			*) # A B, then B A: neither tool always runs first
-				if [ $((rep % 2)) -eq 1 ]; then
-					run_one "$m" "$fam" ours "$rep"
-					run_one "$m" "$fam" upstream "$rep"
-				else
-					run_one "$m" "$fam" upstream "$rep"
-					run_one "$m" "$fam" ours "$rep"
-				fi ;;
+			*"|ours") tools=ours ;;
+			*) tools="ours upstream"
+			   [ $((rep % 2)) -eq 0 ] && tools="upstream ours" ;;
 			esac
+			for tool in $tools; do run_one "$m" "$fam" "$tool" "$rep"; done
 		done
 	done
 done

@@ -488,6 +488,16 @@ _gro_merge() {
 # ---- checks -------------------------------------------------------------------------
 # a case adds Python expressions over the merged summaries (see gro_case_end)
 expect() { _checks+=("$@"); }
+# a one-second flood from tx to rx: data flowed, every byte right, nothing
+# duplicated or reordered.  A flood may meet backpressure (ENOBUFS, EAGAIN)
+# or a receiver that already stopped (ECONNREFUSED): counted and retried,
+# not errors here
+flood_ok() {
+	expect "tx.errors == (tx.error_detail.enobufs + tx.error_detail.eagain +
+		tx.error_detail.econnrefused)" \
+		"rx.datagrams > 0" "rx.datagrams <= tx.datagrams" \
+		"rx.verify_errors == 0" "rx.seq.dup == 0" "rx.seq.reorder == 0"
+}
 # the sender KEY (default tx) sent DATAGRAMS without errors
 sent_ok() { expect "${2:-tx}.datagrams == $1" "${2:-tx}.errors == 0"; }
 # receiver KEY got DATAGRAMS, every payload byte and sequence stamp right

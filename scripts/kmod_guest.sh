@@ -347,7 +347,7 @@ t_reset() {
 
 t_cycles() {
 	local i try busy=0 pids=() fails=0 port=$((RANDOM % 20000 + 20000)) err t0 t1 t2
-	local ins_ms=0 rm_ms=0
+	local ins_ms=0 rm_ms=0 src sns sdst
 	case_begin "$cycles load/unload cycles under traffic, concurrent readers and resets"
 	rmmod udpgso_stats 2>/dev/null
 	veth_topo || { case_fail "veth setup"; case_end; topo_down; return; }
@@ -365,14 +365,14 @@ t_cycles() {
 	# keeps both CPUs busy (segmentation and GRO run in softirq, where nice
 	# does not help) made insmod and rmmod take 4 s each under TCG, with or
 	# without any hook attached (results/kmod-test-2026-11-22/README.md)
-	( while :; do nice -n 19 timeout 60 ip netns exec "$(ns_name a)" "$TX" -4 \
-		-D 10.71.0.2 -p "$port" -s 14000 -S 1400 -M 50; sleep 0.2; done ) \
-		>/dev/null 2>&1 &
-	pids+=($!)
-	( while :; do nice -n 19 timeout 60 ip netns exec "$(ns_name l)" "$TX" -4 \
-		-D 127.0.0.1 -p "$port" -s 14000 -S 1400 -M 50; sleep 0.2; done ) \
-		>/dev/null 2>&1 &
-	pids+=($!)
+	# (one over the veth pair from a, one over lo in l)
+	for src in "a 10.71.0.2" "l 127.0.0.1"; do
+		read -r sns sdst <<<"$src"
+		( while :; do nice -n 19 timeout 60 ip netns exec "$(ns_name "$sns")" "$TX" -4 \
+			-D "$sdst" -p "$port" -s 14000 -S 1400 -M 50; sleep 0.2; done ) \
+			>/dev/null 2>&1 &
+		pids+=($!)
+	done
 	# readers (shell builtins: no fork per read) and writers of every file
 	# pause a little, so that under TCG on 2 CPUs the insmod/rmmod loop is
 	# not starved (an open file pins the module: rmmod needs gaps between them)
