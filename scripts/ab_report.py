@@ -4,10 +4,13 @@
 summary.md and plots (matplotlib, Agg backend, when it can be imported).
 
     ab_report.py RESULTS_DIR
+    ab_report.py RESULTS_DIR --pending     (the interval rule: what needs more)
 
 Everything is computed from RESULTS_DIR/run.conf and RESULTS_DIR/raw/*.log,
 so the numbers can always be traced back to the raw log they came from.
+The statistics (intervals, the stop and outlier rules) are in ab_stats.py.
 """
+import argparse
 import csv
 import glob
 import json
@@ -15,6 +18,10 @@ import os
 import statistics
 import sys
 import time
+
+import ab_plots
+import ab_stats
+import ab_summary
 
 MIB = float(1 << 20)
 GIB = float(1 << 30)
@@ -203,6 +210,18 @@ def one_run(path, conf):
     # the tools' own CPU (getrusage): blind to softirq work done elsewhere,
     # but not to other programs on a shared machine, which /proc/stat is
     r["proc_cpu_s_per_GiB"] = r["cpu_proc_s"] / (rx["bytes"] / GIB) if rx["bytes"] else None
+    # the headline CPU cost: the tools' own CPU (getrusage: user+sys, which
+    # on a kernel without IRQ time accounting includes softirq work done in
+    # their context) plus softirq time from /proc/stat (all CPUs: catches
+    # softirq done in ksoftirqd or while idle; counts other programs' too)
+    r["cpu_cost_s"] = r["cpu_proc_s"] + r["cpu_softirq_s"]
+    r["cpu_cost_per_GiB"] = ab_stats.per_gib(r["cpu_cost_s"], rx["bytes"])
+    r["cpu_cost_us_per_dgram"] = (ab_stats.per_datagram_us(r["cpu_cost_s"], rx["datagrams"])
+                                  if r["proto"] == "udp" else None)
+    r["steal_share"] = ab_stats.steal_share(head["stat0"], head["stat1"])
+    r["disturbed"] = r["steal_share"] > ab_stats.STEAL_MAX
+    if "pace" in head:
+        r["pace"] = {k: float(v) for k, v in kv(head["pace"]).items()}
     ncpu = int(conf.get("ncpus", "1"))
     win = r["window_s"] * ncpu
     r["cpu_idle_fraction"] = r["cpu_idle_s"] / win if win > 0 else None
@@ -280,7 +299,43 @@ def spread(vals):
             "n": len(vals)}
 
 
-def aggregate(runs, settings):
+def ab_ci(a, b, opts):
+    """The intervals of one tx/rx pair (a, b: rep -> run of A, B) for both
+    metrics, the stop rule's verdict on the chosen one, and how it ended."""
+    dist = [r for r in set(a) & set(b) if a[r].get("disturbed") or b[r].get("disturbed")]
+    out = {"ci": {}}
+    for f in ("rx_MBps", "cpu_cost_per_GiB"):
+        out["ci"][f] = ab_stats.pair_interval({r: x.get(f) for r, x in a.items()},
+                                              {r: x.get(f) for r, x in b.items()},
+                                              opts["level"], dist)
+    iv = out["ci"][opts["metric"]]
+    out["ci_metric"] = opts["metric"]
+    out["reps_taken"] = len(set(a) | set(b))
+    if opts["width"] is None:
+        out["target_reached"] = None
+        out["stopped_by"] = "fixed reps (-n)"
+    else:
+        out["target_reached"] = ab_stats.target_met(iv, opts["width"], opts["min_pairs"])
+        if out["target_reached"]:
+            out["stopped_by"] = "target"
+        elif out["reps_taken"] >= opts["max_reps"]:
+            out["stopped_by"] = "max-reps"
+        else:
+            out["stopped_by"] = opts.get("stop") or "budget"
+    return out
+
+
+def ci_opts(conf):
+    """The interval settings of a run from its run.conf."""
+    ci = conf.get("ci") or ""
+    level, width = ab_stats.parse_ci(ci) if ci and ci != "off" else (95.0, None)
+    return {"level": level, "width": width, "min_pairs": int(conf.get("reps", "3")),
+            "max_reps": int(conf.get("max_reps") or conf.get("reps", "3")),
+            "metric": "cpu_cost_per_GiB" if conf.get("rate") else "rx_MBps",
+            "stop": conf.get("stop")}
+
+
+def aggregate(runs, settings, opts):
     configs, ab = [], []
     keys = []
     for r in runs:
@@ -299,7 +354,8 @@ def aggregate(runs, settings):
                    "features": rs[0]["features"] if rs else {}}
             for f in ("rx_MBps", "tx_MBps", "rx_Mpps", "rx_datagrams_per_read",
                       "cost_per_GiB", "cost_per_Mdgram", "cpu_busy_s", "cpu_softirq_s",
-                      "cpu_proc_s", "proc_cpu_s_per_GiB", "cpu_idle_fraction", "loss_pct"):
+                      "cpu_proc_s", "proc_cpu_s_per_GiB", "cpu_idle_fraction", "loss_pct",
+                      "cpu_cost_per_GiB", "cpu_cost_us_per_dgram", "steal_share"):
                 cfg[f] = spread([r.get(f) for r in ok])
             cfg["contradictions"] = sum(len(r["contradictions"]) for r in ok)
             if not ok and rs:
@@ -315,6 +371,7 @@ def aggregate(runs, settings):
                 ratios = [a[i][f] / b[i][f] for i in reps
                           if a[i].get(f) and b[i].get(f)]
                 ent[f + "_ratio"] = spread(ratios)
+            ent.update(ab_ci(a, b, opts))
             ab.append(ent)
     return configs, ab
 
@@ -374,12 +431,46 @@ def plots(d, configs, settings, specs, label, cost_label):
     return made, None
 
 
-def main():
-    d = sys.argv[1]
-    conf = read_conf(os.path.join(d, "run.conf"))
+def pending(d, conf):
+    """The interval rule mid-run: print the tx/rx pairs ("TX RX" lines) that
+    need another repetition (udpgso_ab.sh reads them after each round)."""
+    opts = ci_opts(conf)
     settings = conf["settings"].split()
     runs = [one_run(p, conf) for p in sorted(glob.glob(os.path.join(d, "raw", "*.log")))]
-    configs, ab = aggregate(runs, settings)
+    if len(settings) < 2 or opts["width"] is None:
+        return
+    _, ab = aggregate(runs, settings, opts)
+    for a in ab:
+        if a["stopped_by"] not in ("target", "max-reps"):
+            print(a["tx_mode"], a["rx_mode"])
+
+
+def warmup_runs(d, conf):
+    """The warm-up slices (raw/warmup/): listed, never counted."""
+    out = []
+    for p in sorted(glob.glob(os.path.join(d, "raw", "warmup", "*.log"))):
+        r = one_run(p, conf)
+        r["raw_log"] = os.path.join("raw", "warmup", os.path.basename(p))
+        out.append(r)
+    return out
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description="results.json, results.csv, summary.md and "
+                                 "plots of an A/B run, from its raw logs")
+    ap.add_argument("dir", help="the results directory (run.conf, raw/)")
+    ap.add_argument("--pending", action="store_true",
+                    help="print the tx/rx pairs whose interval is not yet within target")
+    args = ap.parse_args(argv)
+    d = args.dir
+    conf = read_conf(os.path.join(d, "run.conf"))
+    if args.pending:
+        return pending(d, conf)
+    settings = conf["settings"].split()
+    runs = [one_run(p, conf) for p in sorted(glob.glob(os.path.join(d, "raw", "*.log")))]
+    warm = warmup_runs(d, conf)
+    opts = ci_opts(conf)
+    configs, ab = aggregate(runs, settings, opts)
     cost_unit = conf.get("cost_unit", "cpu_s")
     if cost_unit == "cycles":
         cost_label = "cycles (perf stat -a, all CPUs)"
@@ -394,6 +485,10 @@ def main():
                           cost_label)
         if why:
             notes.append(why)
+        else:
+            made += ab_plots.plots(d, configs, ab, settings,
+                                   "%s on %s, %s" % (conf["label"], conf["host"],
+                                                     conf["kernel"]), opts)
     with open(os.path.join(d, "command")) as f:
         command = f.read().strip()
     # the wall time ends when the report is first written (recorded in
@@ -403,11 +498,12 @@ def main():
         with open(os.path.join(d, "run.conf"), "a") as f:
             f.write("t_done=%s\n" % conf["t_done"])
     wall = float(conf["t_done"]) - float(conf["t_start"])
-    measured = sum(r.get("duration_s", 0) for r in runs)
+    slices = sorted(runs + warm, key=lambda r: r["index"])
+    measured = sum(r.get("duration_s", 0) for r in slices)
     # where the overhead went, from each run's phase times
     pre = post = extra = between = 0.0
     prev_end = None
-    for r in runs:
+    for r in slices:
         t = r["times"]
         if not all(k in t for k in ("start", "bound", "tx_done", "end")):
             continue
@@ -420,7 +516,7 @@ def main():
     timing = {"wall_s": round(wall, 3), "measured_s": round(measured, 3),
               "overhead_s": round(wall - measured, 3),
               "overhead_fraction": round((wall - measured) / wall, 4) if wall else None,
-              "runs": len(runs),
+              "runs": len(runs), "warmup_runs": len(warm),
               "breakdown_s": {
                   "before_tx": round(pre, 3),
                   "tx_start_and_exit": round(extra, 3),
@@ -448,8 +544,28 @@ def main():
                   "cpu_proc_s": "tx+rx process user+sys (getrusage)",
                   "proc_cpu_s_per_GiB": "cpu_proc_s per 2^30 bytes received",
                   "cpu_idle_fraction": "idle share of all CPUs over the tx window"},
+        "interval": {"method": "paired t-interval on ln(A/B) per repetition pair, "
+                               "exp(mean +- t*sd/sqrt(n))",
+                     "level": opts["level"], "target_pct": opts["width"],
+                     "metric": opts["metric"], "min_pairs": opts["min_pairs"],
+                     "max_reps": opts["max_reps"],
+                     "budget_s": float(conf["budget"]) if conf.get("budget") else None,
+                     "stop": conf.get("stop") or None,
+                     "outlier_rule": "modified z-score of ln(A/B) > %.1f (n >= %d, at most "
+                                     "%d%% of pairs)" % (ab_stats.OUTLIER_Z,
+                                                         ab_stats.OUTLIER_MIN_N,
+                                                         100 * ab_stats.OUTLIER_MAX_SHARE),
+                     "disturbed_rule": "steal > %.0f%% of a slice's CPU time (either side "
+                                       "of a pair)" % (100 * ab_stats.STEAL_MAX),
+                     "mde": "the smallest true difference whose interval would exclude 1.0 "
+                            "with %.0f%% probability: (t_level + t_power) * sd/sqrt(n)"
+                            % (100 * ab_stats.POWER)},
+        "rate": rate_info(conf),
+        "pin": {"tx_cpu": conf.get("tx_cpu") or None, "rx_cpu": conf.get("rx_cpu") or None},
         "notes": notes, "timing": timing, "plots": made,
         "configs": configs, "ab": ab, "runs": runs,
+        "warmup": [{k: r.get(k) for k in ("index", "tx_mode", "rx_mode", "setting", "status",
+                                          "rx_MBps", "loss_pct", "raw_log")} for r in warm],
     }
     with open(os.path.join(d, "results.json"), "w") as f:
         json.dump(res, f, indent=1, sort_keys=False)
@@ -469,9 +585,19 @@ def main():
     write_summary(d, res)
 
 
+def rate_info(conf):
+    """Fixed-rate mode: what was asked, and how it was paced."""
+    if not conf.get("rate"):
+        return None
+    return {"asked": conf["rate"], "a_pct": float(conf.get("rate_a") or 100),
+            "pacer": conf.get("pacer"),
+            "per_pair_Bps": {k[len("rate_pair."):]: float(v) for k, v in conf.items()
+                             if k.startswith("rate_pair.")}}
+
+
 def write_summary(d, res):
-    L = []
-    L.append("# udpgso A/B run: %s" % res["label"])
+    L = ab_summary.headline(res)
+    L.append("## Run: %s" % res["label"])
     L.append("")
     L.append("Command: `%s`" % res["command"])
     L.append("")
@@ -480,8 +606,31 @@ def write_summary(d, res):
         res["dev_tx"], res["dev_rx"]))
     L.append("Settings: " + "; ".join("%s = `%s`" % (k, v or "as found")
                                     for k, v in res["settings"].items()))
-    L.append("%d reps x %d s per configuration, datagram size %d, %d per GSO send." % (
-        res["reps"], res["secs"], res["size"], res["segs"]))
+    iv = res["interval"]
+    if iv["target_pct"] is None:
+        L.append("%d reps x %d s per configuration, datagram size %d, %d per GSO send." % (
+            res["reps"], res["secs"], res["size"], res["segs"]))
+    else:
+        L.append("Slices of %d s, A and B alternating; repeated until the %g%% interval of "
+                 "every pair is within ±%g%% (at least %d, at most %d pairs%s); stopped: %s. "
+                 "Datagram size %d, %d per GSO send." % (
+                     res["secs"], iv["level"], iv["target_pct"], iv["min_pairs"],
+                     iv["max_reps"], ", budget %.0f s" % iv["budget_s"] if iv["budget_s"]
+                     else "", iv["stop"] or "-", res["size"], res["segs"]))
+    if res["timing"].get("warmup_runs"):
+        L.append("Warm-up: %d slice(s) (raw/warmup/), run before the measured ones, not "
+                 "counted." % res["timing"]["warmup_runs"])
+    if res["pin"]["tx_cpu"] or res["pin"]["rx_cpu"]:
+        L.append("Pinned: tx to CPU %s, rx to CPU %s." % (res["pin"]["tx_cpu"] or "-",
+                                                          res["pin"]["rx_cpu"] or "-"))
+    rt = res.get("rate")
+    if rt:
+        L.append("Fixed rate: %s (UDP payload; %s)%s; per pair: %s." % (
+            rt["asked"], rt["pacer"],
+            ", A paced at %g%% of B's rate (a known-effect check)" % rt["a_pct"]
+            if rt["a_pct"] != 100 else "",
+            ", ".join("%s %.1f MB/s" % (k.replace("/", " -> "), v / MIB)
+                      for k, v in sorted(rt["per_pair_Bps"].items()))))
     t = res["timing"]
     L.append("Wall time %.1f s, of which %.1f s measured; overhead %.1f s (%.1f%%)." % (
         t["wall_s"], t["measured_s"], t["overhead_s"], 100 * (t["overhead_fraction"] or 0)))
@@ -500,9 +649,15 @@ def write_summary(d, res):
              "idle % = idle share of all CPUs during the tx window (near 0: the machine was "
              "saturated, and the /proc/stat cost includes whatever else ran).")
     L.append("")
+    L.append("CPU s/GiB = the tools' own user+sys (getrusage) plus softirq time (/proc/stat, "
+             "all CPUs) per GiB received, and the same in µs per datagram: the fixed-rate "
+             "headline metric; without IRQ time accounting (this kernel) softirq ticks that "
+             "land inside the tools count in both parts, and /proc/stat softirq includes other "
+             "programs'. steal % = steal share of all CPU time in the slice.")
+    L.append("")
     L.append("| tx -> rx | set | ok | rx MB/s | rx Mpps | dgram/read | cost/GiB | cost/Mdgram "
-             "| proc CPU/GiB | idle % | loss % | flags |")
-    L.append("|---|---|---|---|---|---|---|---|---|---|---|---|")
+             "| proc CPU/GiB | CPU s/GiB | CPU µs/dgram | idle % | steal % | loss % | flags |")
+    L.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for c in res["configs"]:
         flags = []
         if c["contradictions"]:
@@ -512,13 +667,21 @@ def write_summary(d, res):
         if c["skipped"]:
             flags.append("skipped: %s" % c.get("note", ""))
         idle = c["cpu_idle_fraction"]
-        L.append("| %s -> %s | %s | %d/%d | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+        steal = c["steal_share"]
+        loss = c["loss_pct"]
+        if res.get("rate") and loss and loss["median"] > 0.1:
+            flags.append("loss > 0.1%: above this path's drop point")
+        L.append("| %s -> %s | %s | %d/%d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s "
+                 "| %s |" % (
             c["tx_mode"], c["rx_mode"], c["setting"], c["ok"], c["runs"],
             fmt_spread(c["rx_MBps"]), fmt_spread(c["rx_Mpps"], "%.3f"),
             fmt_spread(c["rx_datagrams_per_read"], "%.1f"),
             fmt_spread(c["cost_per_GiB"], "%.2f"), fmt_spread(c["cost_per_Mdgram"], "%.2f"),
             fmt_spread(c["proc_cpu_s_per_GiB"], "%.2f"),
+            fmt_spread(c["cpu_cost_per_GiB"], "%.2f"),
+            fmt_spread(c["cpu_cost_us_per_dgram"], "%.2f"),
             "%.0f" % (100 * idle["median"]) if idle else "-",
+            "%.1f" % (100 * steal["max"]) if steal else "-",
             fmt_spread(c["loss_pct"], "%.1f"), ", ".join(flags)))
     if res["ab"]:
         L.append("")
@@ -531,6 +694,8 @@ def write_summary(d, res):
             L.append("| %s -> %s | %d | %s | %s |" % (
                 a["tx_mode"], a["rx_mode"], a["pairs"],
                 fmt_spread(a["rx_MBps_ratio"], "%.2f"), fmt_spread(a["cost_per_GiB_ratio"], "%.2f")))
+    L.append("")
+    L.extend(ab_summary.ci_table(res))
     bad = [(r["index"], x) for r in res["runs"] for x in r["contradictions"]]
     if bad:
         L.append("")

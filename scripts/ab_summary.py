@@ -1,0 +1,115 @@
+# SPDX-License-Identifier: GPL-2.0
+"""udpgso-lab: the parts of summary.md that read the A/B intervals: the
+headline a person can act on (first in the file) and the interval table."""
+import ab_stats
+
+METRIC = {
+    "rx_MBps": ("rx MB/s", True, "faster"),
+    "cpu_cost_per_GiB": ("CPU cost per GiB (tools' rusage + softirq)", False, "cheaper"),
+}
+
+
+def fmt_ratio(x):
+    return "-" if x is None else "%.3f" % x
+
+
+def fmt_pct(x):
+    return "-" if x is None else "±%.1f%%" % x
+
+
+def pair_line(a, settings):
+    """One headline bullet for one tx -> rx pair."""
+    metric = a["ci_metric"]
+    name, higher, better_word = METRIC[metric]
+    iv = a["ci"][metric]
+    where = "%s -> %s" % (a["tx_mode"], a["rx_mode"])
+    if iv.get("ratio") is None:
+        return "- %s: no interval (%d usable pairs)" % (where, iv.get("n", 0))
+    side, factor, real = ab_stats.verdict(iv, higher)
+    rng = "A/B %.3f, %g%% interval %.3f-%.3f, %s, %d pairs" % (
+        iv["ratio"], iv["level"], iv["lo"], iv["hi"], fmt_pct(iv["half_pct"]), iv["n"])
+    if a.get("target_reached") is False:
+        rng += ", target not reached (%s)" % a["stopped_by"]
+    if real:
+        pct = 100.0 * (factor - 1.0)
+        by = ("%.2fx" % factor) if factor >= 1.5 else ("%.1f%%" % pct)
+        return "- %s: **%s is %s by %s** (%s) — real: the interval excludes 1.0" % (
+            where, side, better_word, by, rng)
+    return ("- %s: **no difference shown** (%s) — the interval includes 1.0; a difference "
+            "below %.1f%% could not have been seen" % (where, rng, iv["mde_pct"]))
+
+
+def headline(res):
+    """The lines summary.md starts with."""
+    ab = res.get("ab") or []
+    s = res["settings"]
+    L = []
+    if not ab:
+        L.append("# udpgso run: %s (one setting, no A/B)" % res["label"])
+        L.append("")
+        return L
+    metric = ab[0]["ci_metric"]
+    name = METRIC[metric][0]
+    L.append("# A/B: A = `%s` vs B = `%s`" % (s.get("A") or "as found", s.get("B") or "as found"))
+    L.append("")
+    ci = res["interval"]
+    L.append("Compared by %s%s, %g%% paired t-intervals of A/B per tx -> rx pair:" % (
+        name, " at a fixed offered rate" if res.get("rate") else "", ci["level"]))
+    L.append("")
+    for a in ab:
+        L.append(pair_line(a, s))
+    L.append("")
+    widths = [(a["ci"][metric]["half_pct"], "%s -> %s" % (a["tx_mode"], a["rx_mode"]))
+              for a in ab if a["ci"][metric].get("half_pct") is not None]
+    if widths:
+        med = ab_stats.median([w for w, _ in widths])
+        worst = max(widths)
+        line = "Interval half-widths: median ±%.1f%%, worst ±%.1f%% (%s)" % (
+            med, worst[0], worst[1])
+        if ci["target_pct"] is not None:
+            got = sum(1 for a in ab if a["target_reached"])
+            line += "; target ±%g%% reached in %d of %d" % (ci["target_pct"], got, len(ab))
+            short = ["%s -> %s (%s)" % (a["tx_mode"], a["rx_mode"], a["stopped_by"])
+                     for a in ab if not a["target_reached"]]
+            if short:
+                line += "; stopped short: " + ", ".join(short)
+        L.append(line + ".")
+        L.append("")
+    dist = sum(len(a["ci"][metric]["disturbed"]) for a in ab)
+    outl = sum(len(a["ci"][metric]["outliers"]) for a in ab)
+    if dist or outl:
+        L.append("Left out of the intervals: %d pair(s) disturbed by steal time, %d outlier "
+                 "pair(s) (rules in results.json `interval`)." % (dist, outl))
+        L.append("")
+    return L
+
+
+def ci_table(res):
+    """The per-pair interval table."""
+    ab = res.get("ab") or []
+    if not ab:
+        return []
+    ci = res["interval"]
+    L = ["Intervals (%g%% paired t on ln(A/B); ±%% = half-width; MDE = the smallest "
+         "difference the run could have seen, at %.0f%% power; pairs used / reps taken; "
+         "target %s):" % (ci["level"], 100 * ab_stats.POWER,
+                          "±%g%%" % ci["target_pct"] if ci["target_pct"] is not None
+                          else "none (fixed -n)"), "",
+         "| tx -> rx | metric | A/B | interval | ± | MDE | pairs/reps | outliers | disturbed "
+         "| target | stopped by |",
+         "|---|---|---|---|---|---|---|---|---|---|---|"]
+    for a in ab:
+        for metric in ("rx_MBps", "cpu_cost_per_GiB"):
+            iv = a["ci"][metric]
+            mark = " (headline)" if metric == a["ci_metric"] else ""
+            L.append("| %s -> %s | %s%s | %s | %s-%s | %s | %s | %d/%d | %s | %s | %s | %s |" % (
+                a["tx_mode"], a["rx_mode"], METRIC[metric][0], mark, fmt_ratio(iv["ratio"]),
+                fmt_ratio(iv["lo"]), fmt_ratio(iv["hi"]), fmt_pct(iv["half_pct"]),
+                fmt_pct(iv["mde_pct"]), iv["n"], a["reps_taken"],
+                ",".join(str(r) for r in iv["outliers"]) or "-",
+                ",".join(str(r) for r in iv["disturbed"]) or "-",
+                "-" if a["target_reached"] is None or metric != a["ci_metric"]
+                else ("yes" if a["target_reached"] else "no"),
+                a["stopped_by"] if metric == a["ci_metric"] else ""))
+    L.append("")
+    return L
