@@ -222,6 +222,9 @@ def one_run(path, conf):
     r["disturbed"] = r["steal_share"] > ab_stats.STEAL_MAX
     if "pace" in head:
         r["pace"] = {k: float(v) for k, v in kv(head["pace"]).items()}
+        # the share of the paced rate that arrived (1.0: the rate was held)
+        r["rate_reached"] = (rx["bytes"] / rx["duration_s"] / r["pace"]["rate_Bps"]
+                             if rx["duration_s"] and r["pace"].get("rate_Bps") else None)
     ncpu = int(conf.get("ncpus", "1"))
     win = r["window_s"] * ncpu
     r["cpu_idle_fraction"] = r["cpu_idle_s"] / win if win > 0 else None
@@ -355,7 +358,8 @@ def aggregate(runs, settings, opts):
             for f in ("rx_MBps", "tx_MBps", "rx_Mpps", "rx_datagrams_per_read",
                       "cost_per_GiB", "cost_per_Mdgram", "cpu_busy_s", "cpu_softirq_s",
                       "cpu_proc_s", "proc_cpu_s_per_GiB", "cpu_idle_fraction", "loss_pct",
-                      "cpu_cost_per_GiB", "cpu_cost_us_per_dgram", "steal_share"):
+                      "cpu_cost_per_GiB", "cpu_cost_us_per_dgram", "steal_share",
+                      "rate_reached"):
                 cfg[f] = spread([r.get(f) for r in ok])
             cfg["contradictions"] = sum(len(r["contradictions"]) for r in ok)
             if not ok and rs:
@@ -671,6 +675,9 @@ def write_summary(d, res):
         loss = c["loss_pct"]
         if res.get("rate") and loss and loss["median"] > 0.1:
             flags.append("loss > 0.1%: above this path's drop point")
+        got = c.get("rate_reached")
+        if res.get("rate") and got and got["median"] < 0.95:
+            flags.append("rate not held: %.0f%% of the paced rate arrived" % (100 * got["median"]))
         L.append("| %s -> %s | %s | %d/%d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s "
                  "| %s |" % (
             c["tx_mode"], c["rx_mode"], c["setting"], c["ok"], c["runs"],

@@ -228,7 +228,8 @@ run_one() {	# IDX CONFIG TXMODE RXMODE SETTING REP
 	local port=$((port_base + idx % 100)) proto=-u pname=udp log rxpid txpid rc_tx rc_rx=0
 	local s0 s1 t0 t1 txa ok=1 pin_tx="" rxcmd
 	local ta=$EPOCHREALTIME tb tc td perfpid="" pc pa ack i l
-	printf -v log '%s/raw/%03d.log' "$resdir" "$idx"
+	# warm-up slices go to raw/warmup/ (RUN_DIR), never counted
+	printf -v log '%s/raw/%s%03d.log' "$resdir" "${RUN_DIR[idx]:-}" "$idx"
 	[ "$txm" = tcp ] && proto=-t pname=tcp
 	txa=${TXA[$txm]}
 	[ -n "$tx_cpu" ] && pin_tx="-C $tx_cpu"
@@ -306,6 +307,7 @@ run_one() {	# IDX CONFIG TXMODE RXMODE SETTING REP
 		# (= t0), tx done (= t1), rx done, counters read after
 		echo "times start=$ta counters0=$tb bound=$t0 tx_done=$t1 rx_done=$tc end=$td"
 		echo "features $cur_feats"
+		[ -z "${pace_line:-}" ] || echo "pace $pace_line"
 		echo "stat0 $s0"
 		echo "stat1 $s1"
 		echo "cmd_tx $txcmd"

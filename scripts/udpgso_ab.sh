@@ -16,6 +16,7 @@ set -u
 AB_DIR=$(cd "$(dirname "$0")" && pwd)
 SNAP=$AB_DIR/snapshot.sh
 . "$AB_DIR/ab_run.sh"
+. "$AB_DIR/ab_rounds.sh"
 
 TX_MODES="sendto sendmmsg gso-cmsg gso-sockopt sendmmsg-gso zerocopy tcp"
 RX_MODES="plain recvmmsg gro"
@@ -35,8 +36,25 @@ usage: $ug_prog [options]
   --tx LIST          tx modes, comma-separated: ${TX_MODES// /,}
                      (default: all)
   --rx LIST          rx modes for UDP: ${RX_MODES// /,} (default: plain,gro)
-  -n, --reps N       repetitions per configuration, A and B interleaved (1..50, 3)
-  -l, --secs S       seconds per run (1..60, default 3)
+  --ci LEVEL,WIDTH   repeat until the LEVEL% interval of every tx/rx pair's A/B
+                     ratio is within +-WIDTH% (LEVEL 50..99.9, WIDTH 0.1..50;
+                     default 95,3; "off": exactly -n reps)
+  --max-reps N       with --ci: at most N pairs of slices per tx/rx pair (2..200, 20)
+  --budget SECS      with --ci: start no new round after SECS of measuring
+                     (10..86400, default 600)
+  -n, --reps N       repetitions per configuration, A and B interleaved (1..50, 3);
+                     with --ci the minimum; -n without --ci means --ci off
+  -l, --secs S       seconds per slice (one run of A or B) (1..60, default 1)
+  --rate RATE|PCT%   fixed-rate mode: the sender paced (a tbf qdisc on the sending
+                     device) to RATE of UDP payload, NUMBER[k|M|G] bit/s or with a
+                     B suffix bytes/s, up to the device's speed; or to PCT% (1..100)
+                     of each tx/rx pair's capacity measured in its warm-up slices;
+                     the headline metric becomes the CPU cost per GiB
+  --rate-a PCT       A paced at PCT% (50..100) of B's rate: a known-effect check
+  --no-warmup        no warm-up slices (default: one of each setting per tx/rx
+                     pair before its first measured pair, not counted)
+  --no-pin           do not pin tx and rx (default with 2+ CPUs on the local pair:
+                     tx on CPU 0, rx on CPU 1)
   --size BYTES       datagram size (64..1472, default 1472); GSO modes send
                      --segs of them per call
   --segs N           segments per GSO send / messages per sendmmsg (1..64, 44)
@@ -57,11 +75,12 @@ EOF
 }
 
 # ---- options -------------------------------------------------------------------
-reps=3 secs=3 size=1472 segs=44 preset= a_spec= b_spec= have_ab=0
+reps=3 secs=1 size=1472 segs=44 preset= a_spec= b_spec= have_ab=0
 tx_list=${TX_MODES// /,} rx_list=plain,gro
 channels= flowhash=0 irq_cpus= rps= xps= tx_cpu= rx_cpu= rmem= wmem=
 label= out_root=$UG_TOP/results use_perf=1 use_plots=1 dry=0
 idle_ms=2000
+ci=95,3 ci_given=0 reps_given=0 max_reps=20 budget=600 rate= rate_a=100 warmup=1 pin=1
 cmdline="$0"
 for a in "$@"; do cmdline+=" $(printf '%q' "$a")"; done
 # nothing to undo yet: a signal just ends the run (the EXIT trap set below
@@ -76,6 +95,7 @@ int_in() {	# NAME VALUE MIN MAX
 	[ "${#2}" -le 9 ] && [ "$2" -ge "$3" ] && [ "$2" -le "$4" ] ||
 		ug_die "$1 $2: out of range, allowed $3..$4"
 }
+. "$AB_DIR/ab_opts.sh"
 while [ $# -gt 0 ]; do
 	case "$1" in
 	-h | --help) usage; exit 0 ;;
@@ -84,8 +104,16 @@ while [ $# -gt 0 ]; do
 	      a_spec=$2 b_spec=$3 have_ab=1; shift 2 ;;
 	--tx) need_arg "$1" $#; tx_list=$2; shift ;;
 	--rx) need_arg "$1" $#; rx_list=$2; shift ;;
-	-n | --reps) need_arg "$1" $#; int_in "$1" "$2" 1 50; reps=$2; shift ;;
+	-n | --reps) need_arg "$1" $#; int_in "$1" "$2" 1 50; reps=$2 reps_given=1; shift ;;
 	-l | --secs) need_arg "$1" $#; int_in "$1" "$2" 1 60; secs=$2; shift ;;
+	--ci) need_arg "$1" $#; ci=$2 ci_given=1; shift
+	      [ "$ci" = off ] || ci_check "$ci" ;;
+	--max-reps) need_arg "$1" $#; int_in "$1" "$2" 2 200; max_reps=$2; shift ;;
+	--budget) need_arg "$1" $#; int_in "$1" "$2" 10 86400; budget=$2; shift ;;
+	--rate) need_arg "$1" $#; rate=$2; shift; rate_check "$rate" ;;
+	--rate-a) need_arg "$1" $#; int_in "$1" "$2" 50 100; rate_a=$2; shift ;;
+	--no-warmup) warmup=0 ;;
+	--no-pin) pin=0 ;;
 	--size) need_arg "$1" $#; int_in "$1" "$2" 64 1472; size=$2; shift ;;
 	--segs) need_arg "$1" $#; int_in "$1" "$2" 1 64; segs=$2; shift ;;
 	--channels) need_arg "$1" $#; int_in "$1" "$2" 1 1024; channels=$2; shift ;;
@@ -111,6 +139,13 @@ while [ $# -gt 0 ]; do
 	esac
 	shift
 done
+[ "$ci_given" = 0 ] && [ "$reps_given" = 1 ] && ci=off
+[ -z "$rate_pct" ] || [ "$warmup" = 1 ] ||
+	ug_die "--rate $rate with --no-warmup: PCT% is of the capacity the warm-up slices measure; give a rate, or drop --no-warmup"
+[ "$rate_a" = 100 ] || [ -n "$rate" ] || ug_die "--rate-a $rate_a: needs --rate"
+[ "$ci" = off ] || [ "$reps" -ge 2 ] || ug_die "-n $reps with --ci $ci: allowed 2..50 (the minimum pairs)"
+[ "$ci" = off ] || [ "$max_reps" -ge "$reps" ] ||
+	ug_die "--max-reps $max_reps: below -n $reps, allowed $reps..200"
 gso_len=$((size * segs))
 [ "$gso_len" -le 65507 ] || ug_die "--size $size x --segs $segs = $gso_len: over 65507 bytes"
 
@@ -210,7 +245,7 @@ for t in "${txm[@]}"; do
 	fi
 done
 n_configs=$((${#pairs[@]} * ${#settings[@]}))
-n_runs=$((n_configs * reps))
+n_fixed=$((n_configs * reps))
 
 # the tools' arguments per mode
 declare -A TXA=(
@@ -264,6 +299,7 @@ if [ -n "${NETIF:-}" ]; then
 	fi
 	dst=$REMOTE_V4
 	ns_tx= ns_rx=
+	[ -z "$rate" ] || ug_die "--rate $rate: only on the local veth pair for now (tbf restore on NETIF is not done)"
 else
 	[ -n "${REMOTE_TYPE:-}${REMOTE_ARGS:-}${REMOTE_V4:-}" ] &&
 		ug_die "REMOTE_* given without NETIF: set NETIF to the local device"
@@ -318,9 +354,23 @@ else
 	dev_tx=ugab0 dev_rx=ugab1
 	# a throwaway veth in a private namespace that dies with the process
 	feats_tx=$(unshare -n bash -c 'ip link add ugab0 type veth peer name ugab1 &&
-		bash "$1" features ugab0' _ "$SNAP") ||
-		ug_die "cannot create a veth pair in a network namespace"
+		bash "$1" features ugab0 && ethtool ugab0 | sed -n "s/^[[:space:]]*Speed: /speed /p"' \
+		_ "$SNAP") || ug_die "cannot create a veth pair in a network namespace"
 	feats_rx=$feats_tx
+fi
+# the sending device's speed in Mb/s (-1 or empty: unknown)
+if [ "$remote" = 1 ]; then
+	dev_speed=$(cat "/sys/class/net/$dev_tx/speed" 2>/dev/null)
+else
+	dev_speed=$(echo "$feats_tx" | sed -n 's/^speed \([0-9]*\)Mb\/s$/\1/p')
+	feats_tx=$(echo "$feats_tx" | grep -v '^speed ')
+	feats_rx=$feats_tx
+fi
+rate_speed_check "$dev_tx" "$dev_speed"
+# tx and rx on CPUs of their own, where there are two
+if [ "$pin" = 1 ] && [ "$remote" = 0 ] && [ "$(nproc)" -ge 2 ] &&
+   [ -z "$tx_cpu" ] && [ -z "$rx_cpu" ]; then
+	tx_cpu=0 rx_cpu=1
 fi
 
 notes=()
@@ -374,7 +424,10 @@ if [ "$dry" = 1 ]; then
 		echo "local veth pair $dev_tx -> $dev_rx in two namespaces")"
 	echo "settings: A='${a_spec}'$([ ${#settings[@]} = 2 ] && echo " B='${b_spec}'")"
 	echo "configurations: $n_configs ($((${#pairs[@]})) tx/rx pairs x ${#settings[@]} settings)," \
-		"$reps reps, $n_runs runs of ${secs}s"
+		"$([ "$ci" = off ] && echo "$reps reps, $n_fixed runs of ${secs}s" ||
+		   echo "interval ${ci%,*}% within ±${ci#*,}%: $reps..$max_reps reps of ${secs}s slices, budget ${budget}s")"
+	echo "warm-up: $([ "$warmup" = 1 ] && echo "one slice per setting per pair" || echo none);" \
+		"pinned: tx ${tx_cpu:--} rx ${rx_cpu:--}$([ -n "$rate" ] && echo "; rate $rate (A at $rate_a%)")"
 	for p in "${pairs[@]}"; do echo "  $p"; done
 	for n in "${notes[@]}"; do echo "note: $n"; done
 	exit 0
@@ -540,45 +593,51 @@ if [ "$rtype" = ssh ]; then
 	RXR=$rdir/udpgso_bench_rx
 fi
 
+# run.conf: what the report needs (written before the matrix for
+# ab_report.py --pending, and again at the end)
+write_conf() {
+	echo "label=$label"
+	echo "preset=${preset:-}"
+	echo "spec_A=$a_spec"
+	echo "spec_B=$b_spec"
+	echo "settings=${settings[*]}"
+	echo "reps=$reps"
+	echo "secs=$secs"
+	echo "size=$size"
+	echo "segs=$segs"
+	echo "topology=$([ "$remote" = 1 ] && echo "remote-$rtype" || echo local-veth)"
+	echo "dev_tx=$dev_tx"
+	echo "dev_rx=$dev_rx"
+	echo "cost_unit=$cost_unit"
+	echo "perf_events=$([ "$use_perf" = 1 ] && echo "$perf_events")"
+	echo "user_hz=$(getconf CLK_TCK)"
+	echo "ncpus=$(nproc)"
+	echo "kernel=$(uname -r)"
+	echo "cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)"
+	echo "host=$host"
+	echo "t_start=$t_start"
+	echo "plots=$use_plots"
+	echo "ci=$ci"
+	echo "max_reps=$([ "$ci" = off ] && echo "$reps" || echo "$max_reps")"
+	echo "budget=$([ "$ci" = off ] || echo "$budget")"
+	echo "stop=$stop_why"
+	echo "warmup=$warmup"
+	echo "tx_cpu=$tx_cpu"
+	echo "rx_cpu=$rx_cpu"
+	echo "rate=$rate"
+	echo "rate_a=$rate_a"
+	[ -z "$rate" ] || echo "pacer=tbf qdisc on $dev_tx (rate counts IP/UDP/Ethernet headers; set so that the UDP payload gets the rate)"
+	for k in "${!pair_rate[@]}"; do echo "rate_pair.$k=${pair_rate[$k]}"; done
+	for n in "${notes[@]}"; do echo "note=$n"; done
+} >"$resdir/run.conf"
+
 # ---- the matrix --------------------------------------------------------------------
-fmt_t() { printf -v "$1" '%d:%02d' $(($2 / 60)) $(($2 % 60)); }
-# the runs in order: per rep every pair, A and B back to back, alternating
-# A B / B A so that a drift hits both
-declare -a RUN_TX RUN_RX RUN_SET RUN_REP RUN_CFG
-run_i=0
-for ((rep = 1; rep <= reps; rep++)); do
-	for pi in "${!pairs[@]}"; do
-		read -r txmode rxmode <<<"${pairs[$pi]}"
-		order=("${settings[@]}")
-		if [ ${#settings[@]} = 2 ] && [ $(((rep + pi) % 2)) = 0 ]; then order=(B A); fi
-		for set in "${order[@]}"; do
-			run_i=$((run_i + 1))
-			si=0; [ "$set" = B ] && si=1
-			RUN_TX[run_i]=$txmode RUN_RX[run_i]=$rxmode RUN_SET[run_i]=$set
-			RUN_REP[run_i]=$rep RUN_CFG[run_i]=$((pi * ${#settings[@]} + si + 1))
-		done
-	done
-done
-failed=0 cur_set="" restore_bad=0
+[ "$warmup" = 1 ] && mkdir -p "$resdir/raw/warmup"
+py_stats=python3
+write_conf
 t_mat=${EPOCHREALTIME%.*}
-for ((run_i = 1; run_i <= n_runs; run_i++)); do
-	set=${RUN_SET[run_i]}
-	if [ "$set" != "$cur_set" ]; then
-		apply_setting "$set" || { ug_err "ethtool -K for setting $set failed"; exit 1; }
-		cur_set=$set
-	fi
-	now=${EPOCHREALTIME%.*}
-	el=$((now - t_mat))
-	left=0
-	[ "$run_i" -gt 1 ] && left=$((el * (n_runs - run_i + 1) / (run_i - 1)))
-	fmt_t el_s "$el"
-	fmt_t left_s "$left"
-	printf '%s: config %d/%d run %d/%d  %-12s -> %-8s %s rep %d/%d  elapsed %s  left ~%s\n' \
-		"$ug_prog" "${RUN_CFG[run_i]}" "$n_configs" "$run_i" "$n_runs" "${RUN_TX[run_i]}" \
-		"${RUN_RX[run_i]}" "$set" "${RUN_REP[run_i]}" "$reps" "$el_s" "$left_s" >&2
-	run_one "$run_i" "${RUN_CFG[run_i]}" "${RUN_TX[run_i]}" "${RUN_RX[run_i]}" "$set" \
-		"${RUN_REP[run_i]}" || failed=$((failed + 1))
-done
+run_rounds
+restore_bad=0
 
 # ---- restore, then write the results ---------------------------------------------
 if [ "$remote" = 1 ]; then
@@ -616,30 +675,7 @@ else
 fi
 rm_tmp
 
-{
-	echo "label=$label"
-	echo "preset=${preset:-}"
-	echo "spec_A=$a_spec"
-	echo "spec_B=$b_spec"
-	echo "settings=${settings[*]}"
-	echo "reps=$reps"
-	echo "secs=$secs"
-	echo "size=$size"
-	echo "segs=$segs"
-	echo "topology=$([ "$remote" = 1 ] && echo "remote-$rtype" || echo local-veth)"
-	echo "dev_tx=$dev_tx"
-	echo "dev_rx=$dev_rx"
-	echo "cost_unit=$cost_unit"
-	echo "perf_events=$([ "$use_perf" = 1 ] && echo "$perf_events")"
-	echo "user_hz=$(getconf CLK_TCK)"
-	echo "ncpus=$(nproc)"
-	echo "kernel=$(uname -r)"
-	echo "cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)"
-	echo "host=$host"
-	echo "t_start=$t_start"
-	echo "plots=$use_plots"
-	for n in "${notes[@]}"; do echo "note=$n"; done
-} >"$resdir/run.conf"
+write_conf
 
 # Debian's python3-matplotlib belongs to /usr/bin/python3 (the report
 # says so when it cannot import it)

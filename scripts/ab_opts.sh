@@ -1,0 +1,75 @@
+# SPDX-License-Identifier: GPL-2.0
+# udpgso-lab: the interval and fixed-rate options of scripts/udpgso_ab.sh
+# (sourced by it; functions only): checking --ci and --rate, the device's
+# speed, pacing with a tbf qdisc, and a pair's capacity from its warm-up.
+# shellcheck shell=bash
+
+CI_ALLOWED="allowed LEVEL,WIDTH with LEVEL 50..99.9 (%) and WIDTH 0.1..50 (+-%), e.g. 95,3, or off"
+
+# ci_check VALUE: LEVEL,WIDTH in range, else one line and exit 1
+ci_check() {
+	[[ "$1" =~ ^[0-9]+(\.[0-9]+)?,[0-9]+(\.[0-9]+)?$ ]] || ug_die "--ci '$1': $CI_ALLOWED"
+	awk -v l="${1%,*}" -v w="${1#*,}" 'BEGIN { exit !(l >= 50 && l <= 99.9 && w >= 0.1 && w <= 50) }' ||
+		ug_die "--ci $1: out of range, $CI_ALLOWED"
+}
+
+# rate_check VALUE: sets rate_pct (PCT%) or rate_Bps (bytes/s of UDP payload)
+rate_pct= rate_Bps=
+rate_check() {
+	local allowed="allowed PCT% (1..100) or NUMBER[k|M|G] bit/s, with a B suffix bytes/s (e.g. 800M, 50MB)"
+	if [[ "$1" =~ ^([0-9]+)%$ ]]; then
+		rate_pct=${BASH_REMATCH[1]}
+		[ "${#rate_pct}" -le 3 ] && [ "$rate_pct" -ge 1 ] && [ "$rate_pct" -le 100 ] ||
+			ug_die "--rate $1: out of range, $allowed"
+		return
+	fi
+	[[ "$1" =~ ^([0-9]+(\.[0-9]+)?)([kMG]?)(B?)$ ]] || ug_die "--rate '$1': $allowed"
+	rate_Bps=$(awk -v n="${BASH_REMATCH[1]}" -v u="${BASH_REMATCH[3]}" -v b="${BASH_REMATCH[4]}" \
+		'BEGIN { m = (u == "k") ? 1e3 : (u == "M") ? 1e6 : (u == "G") ? 1e9 : 1
+			 v = n * m; if (b != "B") v /= 8; printf "%.0f", v }')
+	[ "$rate_Bps" -ge 125000 ] || ug_die "--rate $1: below 1M (125000 bytes/s), $allowed"
+}
+
+# rate_speed_check DEV SPEED_MBIT: a fixed rate must fit the device ("" or
+# -1: the device reports no speed, nothing to check against)
+rate_speed_check() {
+	[ -n "$rate_Bps" ] || return 0
+	case "$2" in '' | -1 | *[!0-9]*) return 0 ;; esac
+	[ "$rate_Bps" -le $(($2 * 125000)) ] ||
+		ug_die "--rate $rate: above what $1 can take ($2Mb/s), allowed up to ${2}M or PCT% 1..100"
+}
+
+# wire_bps PAYLOAD_Bps: the tbf rate (bit/s, as tbf counts: IP + UDP +
+# Ethernet headers, 42 bytes per datagram; TCP's 66 per 1448-byte segment)
+wire_bps() {
+	local hdr=42 pl=$size
+	[ "$2" = tcp ] && hdr=66 pl=1448
+	awk -v r="$1" -v h="$hdr" -v p="$pl" 'BEGIN { printf "%.0f", r * 8 * (p + h) / p }'
+}
+
+# pace_set PAYLOAD_Bps PROTO: a tbf qdisc on the sending device at that rate
+# of payload; its bucket holds two 64 KiB GSO/TSO packets (so tbf never
+# segments one) and its queue 16 MiB (so the socket's send buffer fills
+# first: the sender blocks, nothing is dropped at the qdisc)
+pace_set() {
+	local bps
+	bps=$(wire_bps "$1" "$2")
+	pace_line="rate_Bps=$1 tbf_bit_s=$bps"
+	L tc qdisc replace dev "$dev_tx" root tbf rate "${bps}bit" burst 131072 limit 16777216 \
+		</dev/null >/dev/null 2>&1
+}
+
+# warm_capacity TX RX: the lower of the pair's warm-up rx MB/s (bytes/s),
+# from the rx JSON lines of its warm-up logs
+warm_capacity() {
+	local f v min=
+	for f in "$resdir"/raw/warmup/*.log; do
+		grep -q "^run .* tx_mode=$1 rx_mode=$2 " "$f" 2>/dev/null || continue
+		v=$(sed -n '/^== rx.json/{n;p}' "$f" |
+			sed -n 's/.*"duration_s":\([0-9.e-]*\),"bytes":\([0-9]*\),.*/\2 \1/p' |
+			awk 'NR == 1 && $2 > 0 { printf "%.0f", $1 / $2 }')
+		[ -n "$v" ] || continue
+		if [ -z "$min" ] || [ "$v" -lt "$min" ]; then min=$v; fi
+	done
+	echo "${min:-0}"
+}

@@ -1,0 +1,144 @@
+# SPDX-License-Identifier: GPL-2.0
+# udpgso-lab: the rounds of scripts/udpgso_ab.sh (sourced by it; functions
+# only; they use its settings and state).  A round gives every tx/rx pair
+# that still needs it one pair of slices, A and B back to back, A B or B A
+# alternating by round and pair so that a drift hits both.  Before its first
+# pair, a pair gets one warm-up slice of each setting (raw/warmup/, never
+# counted; in --rate PCT% mode they measure its capacity).  With --ci, after
+# the minimum -n rounds, ab_report.py --pending names the pairs whose
+# interval is still wider than the target; the run stops when none is left,
+# at --max-reps, or when --budget seconds of measuring have passed.
+# shellcheck shell=bash
+
+declare -a RUN_TX RUN_RX RUN_SET RUN_REP RUN_CFG RUN_DIR RUN_PI
+declare -A pair_rate
+n_runs=0 n_meas=0 meas_i=0 run_i=0
+failed=0 cur_set="" cur_pace=none stop_why=
+
+fmt_t() { printf -v "$1" '%d:%02d' $(($2 / 60)) $(($2 % 60)); }
+
+plan() {	# PI SET REP DIR
+	local tx rx si=0
+	read -r tx rx <<<"${pairs[$1]}"
+	[ "$2" = B ] && si=1
+	n_runs=$((n_runs + 1))
+	RUN_TX[n_runs]=$tx RUN_RX[n_runs]=$rx RUN_SET[n_runs]=$2 RUN_REP[n_runs]=$3
+	RUN_CFG[n_runs]=$(($1 * ${#settings[@]} + si + 1)) RUN_DIR[n_runs]=$4 RUN_PI[n_runs]=$1
+	[ -n "$4" ] || n_meas=$((n_meas + 1))
+}
+
+plan_round() {	# REP PAIR_INDEX...
+	local rep=$1 pi set
+	local -a order
+	shift
+	for pi in "$@"; do
+		order=("${settings[@]}")
+		if [ ${#settings[@]} = 2 ] && [ $(((rep + pi) % 2)) = 0 ]; then order=(B A); fi
+		if [ "$rep" = 1 ] && [ "$warmup" = 1 ]; then
+			for set in "${order[@]}"; do plan "$pi" "$set" 0 warmup/; done
+		fi
+		for set in "${order[@]}"; do plan "$pi" "$set" "$rep" ""; done
+	done
+}
+
+# pace_for N: the pacing of slice N (a tbf rate, or none), set when it changes
+pace_for() {
+	local n=$1 key want
+	if [ -z "$rate" ]; then return 0; fi
+	key=${RUN_TX[n]}/${RUN_RX[n]}
+	if [ -n "$rate_pct" ] && [ -n "${RUN_DIR[n]}" ]; then
+		want=none	# warm-up slices measure the capacity
+	else
+		if [ -z "${pair_rate[$key]:-}" ]; then
+			if [ -n "$rate_pct" ]; then
+				pair_rate[$key]=$(($(warm_capacity "${RUN_TX[n]}" "${RUN_RX[n]}") * rate_pct / 100))
+			else
+				pair_rate[$key]=$rate_Bps
+			fi
+		fi
+		want=${pair_rate[$key]}
+		[ "${RUN_SET[n]}" = A ] && want=$((want * rate_a / 100))
+	fi
+	[ "$want" = "$cur_pace" ] && return 0
+	if [ "$want" = none ] || [ "$want" -le 0 ]; then
+		L tc qdisc del dev "$dev_tx" root </dev/null >/dev/null 2>&1
+		pace_line=
+	else
+		pace_set "$want" "$([ "${RUN_TX[n]}" = tcp ] && echo tcp || echo udp)" ||
+			{ ug_err "tc qdisc replace dev $dev_tx root tbf failed"; return 1; }
+	fi
+	cur_pace=$want
+}
+
+# run_planned: every planned slice not run yet
+run_planned() {
+	local now el left what
+	while [ "$run_i" -lt "$n_runs" ]; do
+		run_i=$((run_i + 1))
+		set=${RUN_SET[run_i]}
+		if [ "$set" != "$cur_set" ]; then
+			apply_setting "$set" || { ug_err "ethtool -K for setting $set failed"; exit 1; }
+			cur_set=$set
+		fi
+		pace_for "$run_i" || exit 1
+		now=${EPOCHREALTIME%.*}
+		el=$((now - t_mat))
+		if [ -n "${RUN_DIR[run_i]}" ]; then
+			what="warm-up"
+		else
+			meas_i=$((meas_i + 1))
+			what="run $meas_i/$n_meas"
+		fi
+		if [ "$ci" = off ]; then
+			left=0
+			[ "$run_i" -gt 1 ] && left=$((el * (n_runs - run_i + 1) / (run_i - 1)))
+			fmt_t left_s "$left"
+			left_s="left ~$left_s"
+		else
+			left=$((budget - el)); [ "$left" -ge 0 ] || left=0
+			fmt_t left_s "$left"
+			left_s="budget left $left_s"
+		fi
+		fmt_t el_s "$el"
+		printf '%s: config %d/%d %s  %-12s -> %-8s %s rep %d/%s  elapsed %s  %s\n' \
+			"$ug_prog" "${RUN_CFG[run_i]}" "$n_configs" "$what" "${RUN_TX[run_i]}" \
+			"${RUN_RX[run_i]}" "$set" "${RUN_REP[run_i]}" \
+			"$([ "$ci" = off ] && echo "$reps" || echo "<=$max_reps")" "$el_s" "$left_s" >&2
+		run_one "$run_i" "${RUN_CFG[run_i]}" "${RUN_TX[run_i]}" "${RUN_RX[run_i]}" "$set" \
+			"${RUN_REP[run_i]}" || failed=$((failed + 1))
+	done
+}
+
+# pending_pairs: the indexes of the pairs whose interval is not yet within target
+pending_pairs() {
+	local tx rx pi
+	"$py_stats" "$AB_DIR/ab_report.py" "$resdir" --pending | while read -r tx rx; do
+		for pi in "${!pairs[@]}"; do
+			[ "${pairs[$pi]}" = "$tx $rx" ] && echo "$pi"
+		done
+	done
+}
+
+run_rounds() {
+	local rep=0 el
+	local -a todo=("${!pairs[@]}")
+	# fixed -n: every round is planned at once (so the total is known)
+	if [ "$ci" = off ] || [ ${#settings[@]} -lt 2 ]; then
+		for ((rep = 1; rep <= reps; rep++)); do plan_round "$rep" "${todo[@]}"; done
+		run_planned
+		stop_why="fixed reps (-n $reps)"
+		return
+	fi
+	while :; do
+		rep=$((rep + 1))
+		plan_round "$rep" "${todo[@]}"
+		run_planned
+		[ "$rep" -lt "$reps" ] && continue
+		if [ "$rep" -ge "$max_reps" ]; then stop_why="max-reps ($max_reps)"; break; fi
+		el=$((${EPOCHREALTIME%.*} - t_mat))
+		if [ "$el" -ge "$budget" ]; then stop_why="budget (${budget} s)"; break; fi
+		mapfile -t todo < <(pending_pairs)
+		if [ ${#todo[@]} = 0 ]; then stop_why="target reached"; break; fi
+		echo "$ug_prog: round $rep done: ${#todo[@]} pair(s) above ±${ci#*,}%" >&2
+	done
+}
