@@ -23,6 +23,7 @@ left out of the interval and named.
     ab_stats.py interval RATIO...   the interval of some paired ratios A/B
 """
 import argparse
+import functools
 import math
 import statistics
 import sys
@@ -76,6 +77,7 @@ def t_cdf(t, df):
     return 1.0 - tail if t > 0 else tail
 
 
+@functools.lru_cache(maxsize=1024)
 def t_quantile(p, df):
     """The t with P(T <= t) = p (0 < p < 1), by bisection."""
     if not 0.0 < p < 1.0 or df < 1:

@@ -141,8 +141,8 @@ while [ $# -gt 0 ]; do
 done
 [ "$ci_given" = 0 ] && [ "$reps_given" = 1 ] && ci=off
 [ -z "$rate_pct" ] || [ "$warmup" = 1 ] ||
-	ug_die "--rate $rate with --no-warmup: PCT% is of the capacity the warm-up slices measure; give a rate, or drop --no-warmup"
-[ "$rate_a" = 100 ] || [ -n "$rate" ] || ug_die "--rate-a $rate_a: needs --rate"
+	ug_die "--rate $rate with --no-warmup: PCT% is of the capacity the warm-up slices measure; allowed with --no-warmup: a rate (NUMBER[k|M|G][B])"
+[ "$rate_a" = 100 ] || [ -n "$rate" ] || ug_die "--rate-a $rate_a: allowed only with --rate"
 [ "$ci" = off ] || [ "$reps" -ge 2 ] || ug_die "-n $reps with --ci $ci: allowed 2..50 (the minimum pairs)"
 [ "$ci" = off ] || [ "$max_reps" -ge "$reps" ] ||
 	ug_die "--max-reps $max_reps: below -n $reps, allowed $reps..200"

@@ -1,0 +1,84 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# ab_stats_test.sh: tests of the A/B statistics and of the interval and
+# fixed-rate options of scripts/udpgso_ab.sh:
+#   - scripts/ab_stats_test.py: the interval on known data, A/A coverage,
+#     a known effect inside its interval, the stop rule, the outlier rule,
+#     medians, paired ratios, cost per GiB and per datagram, steal share;
+#   - bad input (--ci 150,3, --ci 95, --max-reps 0, a rate above what the
+#     device can take, ...): exit 1, one line naming the value and what is
+#     allowed, no results directory, no namespace, no setting changed.
+#
+#   ./ab_stats_test.sh
+set -u
+. "$(dirname "$0")/scripts/lib.sh"
+
+AB=$UG_TOP/scripts/udpgso_ab.sh
+SNAP=$UG_TOP/scripts/snapshot.sh
+
+ktap_header
+if ! why=$(ug_need_cmd python3); then
+	ktap_skip "ab_stats_test" "$why"
+	ktap_finish
+fi
+
+# ---- the statistics on known data ---------------------------------------------
+while read -r verdict rest; do
+	case "$verdict" in
+	PASS) ktap_ok "stats: $rest" ;;
+	FAIL) ktap_fail "stats: ${rest%%:*}" "${rest#*: }" ;;
+	*) ktap_fail "stats: unexpected output" "$verdict $rest" ;;
+	esac
+done < <(python3 "$UG_TOP/scripts/ab_stats_test.py" 2>&1)
+
+# ---- bad input ------------------------------------------------------------------
+if ! why=$(ug_need_root) || ! why=$(ug_need_cmd ip ethtool tc); then
+	ktap_skip "bad input" "$why"
+	ktap_finish
+fi
+ug_trap_install
+tmp=$(mktemp -d)
+defer "rm -rf '$tmp'"
+out=$tmp/results
+# the machine's own state (other tests may add or remove namespaces meanwhile)
+state() { bash "$SNAP" save | grep -v '^netns '; }
+base=$(state)
+
+# bad NAME WANT ARGS...: exit 1, one stderr line that contains WANT (the value
+# and what is allowed), no results, no namespace of that run, nothing changed
+bad() {
+	local name=$1 want=$2 rc lines pid
+	shift 2
+	rm -rf "$out"
+	"$AB" --out "$out" "$@" >"$tmp/out" 2>"$tmp/err" &
+	pid=$!
+	wait "$pid"
+	rc=$?
+	lines=$(wc -l <"$tmp/err")
+	if [ "$rc" -ne 1 ] || [ "$lines" -ne 1 ]; then
+		ktap_fail "bad input: $name" "exit $rc, $lines stderr lines"
+		sed 's/^/# /' "$tmp/err"
+	elif ! grep -qF -- "$want" "$tmp/err" || ! grep -q 'allowed' "$tmp/err"; then
+		ktap_fail "bad input: $name" "the line does not name '$want' and what is allowed"
+		sed 's/^/# /' "$tmp/err"
+	elif [ -e "$out" ] || ip netns list | grep -q "^ug$pid-"; then
+		ktap_fail "bad input: $name" "created something"
+	elif [ "$(state)" != "$base" ]; then
+		ktap_fail "bad input: $name" "changed a setting"
+	else
+		ktap_ok "bad input: $name: $(cat "$tmp/err")"
+	fi
+}
+bad "--ci level above 99.9" "--ci 150,3" --ci 150,3
+bad "--ci without a width" "--ci '95'" --ci 95
+bad "--ci width 0" "--ci 95,0" --ci 95,0
+bad "--max-reps 0" "--max-reps 0" --max-reps 0
+bad "--max-reps below -n" "--max-reps 3" --ci 95,3 -n 5 --max-reps 3
+bad "--budget 5" "--budget 5" --budget 5
+bad "a rate above what the device can take" "--rate 20G" --rate 20G
+bad "a rate in bytes above it" "--rate 2GB" --rate 2GB
+bad "a share above 100%" "--rate 150%" --rate 150%
+bad "a rate with no unit it knows" "--rate '5T'" --rate 5T
+bad "--rate PCT% without warm-up" "--rate 90%" --rate 90% --no-warmup
+bad "--rate-a without --rate" "--rate-a 97" --rate-a 97
+ktap_finish

@@ -1,0 +1,206 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""udpgso-lab: tests of the A/B statistics (ab_stats.py) on known data.
+Prints one "PASS name" or "FAIL name: why" line per test (ab_stats_test.sh
+turns them into KTAP); exits 1 when one failed."""
+import argparse
+import math
+import random
+import sys
+
+import ab_stats as S
+
+TESTS = []
+
+
+def test(fn):
+    TESTS.append(fn)
+    return fn
+
+
+def close(a, b, tol):
+    if a is None or abs(a - b) > tol:
+        raise AssertionError("%r, expected %r (+-%g)" % (a, b, tol))
+
+
+def same(a, b):
+    if a != b:
+        raise AssertionError("%r, expected %r" % (a, b))
+
+
+@test
+def t_quantiles_match_the_tables():
+    # two-sided 95% / 99% values from the t tables, and an 80% one
+    for p, df, ref in ((0.975, 1, 12.7062047), (0.975, 4, 2.7764451), (0.975, 9, 2.2621572),
+                       (0.995, 29, 2.7563859), (0.8, 4, 0.9409646), (0.975, 1000, 1.9623391)):
+        close(S.t_quantile(p, df), ref, 2e-6)
+    close(S.t_quantile(0.025, 4), -2.7764451, 2e-6)
+
+
+@test
+def interval_on_known_data():
+    # log ratios 0.01..0.05: mean 0.03, sd 0.0158114, n 5, t(0.975, 4) 2.7764451
+    iv = S.interval([math.exp(x / 100.0) for x in range(1, 6)], 95)
+    h = 2.7764451 * 0.015811388 / math.sqrt(5)
+    close(iv["ratio"], math.exp(0.03), 1e-9)
+    close(iv["lo"], math.exp(0.03 - h), 1e-7)
+    close(iv["hi"], math.exp(0.03 + h), 1e-7)
+    close(iv["half_pct"], 100 * (math.exp(h) - 1), 1e-5)
+    close(iv["mde_pct"], 100 * (math.exp((2.7764451 + 0.9409646) * 0.015811388 / math.sqrt(5))
+                                - 1), 1e-4)
+    same(iv["n"], 5)
+    same(iv["excludes_1"], True)
+
+
+@test
+def interval_that_contains_one():
+    iv = S.interval([0.98, 1.03, 1.0, 0.99, 1.01], 95)
+    same(iv["excludes_1"], False)
+    if not iv["lo"] < 1.0 < iv["hi"]:
+        raise AssertionError("1.0 not inside %r" % iv)
+
+
+@test
+def interval_needs_two_ratios():
+    same(S.interval([1.1], 95), None)
+    same(S.interval([], 95), None)
+
+
+@test
+def interval_level_widens_it():
+    r = [1.01, 1.04, 0.99, 1.02, 1.03, 1.00]
+    if not S.interval(r, 99)["half_pct"] > S.interval(r, 95)["half_pct"] > \
+            S.interval(r, 80)["half_pct"]:
+        raise AssertionError("99% interval not wider than 95% than 80%")
+
+
+@test
+def aa_intervals_cover_one_at_the_level():
+    # A/A: both sides from one log-normal; 95% intervals of 8 pairs must
+    # contain 1.0 in 95% of 4000 runs (binomial sd 0.34%: bound +-1.5%)
+    rng = random.Random(17)
+    cover = 0
+    for _ in range(4000):
+        ratios = [math.exp(rng.gauss(0, 0.05)) / math.exp(rng.gauss(0, 0.05)) for _ in range(8)]
+        cover += not S.interval(ratios, 95)["excludes_1"]
+    close(cover / 4000.0, 0.95, 0.015)
+
+
+@test
+def known_effect_is_inside_the_interval():
+    # a 3% effect (A = 0.97 B) with 2% noise: the interval holds 0.97 in ~95%
+    rng = random.Random(3)
+    hit = 0
+    for _ in range(2000):
+        ratios = [0.97 * math.exp(rng.gauss(0, 0.02)) for _ in range(10)]
+        iv = S.interval(ratios, 95)
+        hit += iv["lo"] <= 0.97 <= iv["hi"]
+    close(hit / 2000.0, 0.95, 0.015)
+
+
+@test
+def outlier_rule():
+    xs = [0.010, 0.012, 0.011, 0.009, 0.010, 0.500]
+    same(S.outliers(xs), [5])
+    same(S.outliers(xs[1:]), [4])          # 5 values: the rule applies, 1 may go
+    same(S.outliers(xs[2:]), [])           # 4 values: too few for the rule
+    same(S.outliers([0.01] * 6 + [0.9]), [])   # MAD 0: no rule
+    # at most a fifth of the pairs: of 10, two at most, the most extreme first
+    same(S.outliers([0.0, 0.01, -0.01, 0.005, -0.005, 0.002, 0.003, 0.9, 1.2, 1.5]), [9, 8])
+
+
+@test
+def stop_rule():
+    iv = {"n": 5, "half_pct": 2.9}
+    same(S.target_met(iv, 3, 3), True)
+    same(S.target_met(iv, 2.5, 3), False)
+    same(S.target_met(iv, 3, 6), False)          # fewer pairs than the minimum
+    same(S.target_met({"n": 1, "half_pct": None}, 3, 1), False)
+    same(S.target_met(None, 3, 3), False)
+    ivs = {"a": {"n": 5, "half_pct": 2.0}, "b": {"n": 5, "half_pct": 4.0},
+           "c": {"n": 5, "half_pct": 9.0}}
+    same(S.pending(ivs, 3, 3, {"a": 5, "b": 5, "c": 20}, 20), ["b"])   # c is at max-reps
+
+
+@test
+def pair_interval_leaves_out_disturbed_and_outliers():
+    a = {1: 103.0, 2: 101.0, 3: 102.0, 4: 104.0, 5: 102.5, 6: 300.0, 7: 50.0}
+    b = {1: 100.0, 2: 100.0, 3: 100.0, 4: 100.0, 5: 100.0, 6: 100.0, 7: 100.0, 8: 99.0}
+    iv = S.pair_interval(a, b, 95, disturbed=[7])
+    same(iv["disturbed"], [7])
+    same(iv["outliers"], [6])
+    same(iv["reps_used"], [1, 2, 3, 4, 5])
+    same(iv["pairs"], 7)                         # rep 8 has no A
+    close(iv["ratio"], math.exp(sum(math.log(x / 100.0) for x in
+                                    (103, 101, 102, 104, 102.5)) / 5), 1e-12)
+
+
+@test
+def medians_and_paired_ratios():
+    same(S.median([3, 1, 2]), 2)
+    same(S.median([4, 1, 2, 3]), 2.5)
+    same(S.median([None, 5]), 5)
+    same(S.median([]), None)
+    same(S.paired_ratios({1: 2.0, 2: 3.0, 3: 0.0}, {1: 1.0, 2: 6.0, 3: 1.0, 4: 1.0}),
+         {1: 2.0, 2: 0.5})
+
+
+@test
+def cost_per_gib_and_per_datagram():
+    close(S.per_gib(2.0, 2 * 1024 ** 3), 1.0, 1e-12)
+    close(S.per_gib(0.5, 1024 ** 3 / 4), 2.0, 1e-12)
+    same(S.per_gib(1.0, 0), None)
+    close(S.per_datagram_us(1.5, 1e6), 1.5, 1e-12)
+    same(S.per_datagram_us(1.0, 0), None)
+
+
+@test
+def steal_share_of_a_slice():
+    s0 = "cpu  100 0 100 700 0 0 0 100 0 0"
+    s1 = "cpu  200 0 200 1300 0 0 50 150 0 0"    # 100+100+600+50+50 = 900, steal 50
+    close(S.steal_share(s0, s1), 50 / 900.0, 1e-12)
+    same(S.steal_share(s0, s0), 0.0)
+
+
+@test
+def ci_values():
+    same(S.parse_ci("95,3"), (95.0, 3.0))
+    same(S.parse_ci("99.5,0.5"), (99.5, 0.5))
+    for bad, want in (("150,3", "out of range"), ("95", "allowed"), ("95,0", "out of range"),
+                      ("x,3", "allowed"), ("95,3,1", "allowed")):
+        try:
+            S.parse_ci(bad)
+        except ValueError as e:
+            if want not in str(e) or bad not in str(e):
+                raise AssertionError("%s: %s" % (bad, e))
+        else:
+            raise AssertionError("%s accepted" % bad)
+
+
+@test
+def verdicts():
+    real = {"ratio": 1.1, "excludes_1": True}
+    same(S.verdict(real, True), ("A", 1.1, True))
+    side, f, r = S.verdict({"ratio": 0.8, "excludes_1": True}, True)
+    same((side, r), ("B", True))
+    close(f, 1.25, 1e-12)
+    same(S.verdict({"ratio": 1.1, "excludes_1": False}, False)[0::2], ("B", False))
+    same(S.verdict({"ratio": None}, True), (None, None, False))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.parse_args()
+    bad = 0
+    for fn in TESTS:
+        try:
+            fn()
+            print("PASS %s" % fn.__name__.replace("_", " "))
+        except Exception as e:      # a failing test names itself and goes on
+            bad += 1
+            print("FAIL %s: %s: %s" % (fn.__name__.replace("_", " "), type(e).__name__, e))
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
