@@ -377,6 +377,12 @@ def aggregate(runs, settings, opts):
                 ent[f + "_ratio"] = spread(ratios)
             ent.update(ab_ci(a, b, opts))
             ab.append(ent)
+    # a difference is real only if it survives the correction over all pairs
+    for metric in ("rx_MBps", "cpu_cost_per_GiB"):
+        ivs = [e["ci"][metric] for e in ab]
+        for iv, sig in zip(ivs, ab_stats.holm([iv.get("p") for iv in ivs],
+                                              1.0 - opts["level"] / 100.0)):
+            iv["holm"] = sig
     return configs, ab
 
 

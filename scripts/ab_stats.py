@@ -13,6 +13,13 @@ the 3 to 30 pairs a run takes, a bootstrap percentile interval is too narrow
 (it undercovers below ~20 pairs), and a Wilcoxon interval at 95% needs at
 least 6 pairs to exist at all.
 
+Many pairs at once: a run compares 13 tx/rx pairs by default, and at 95% one
+A/A interval in 20 excludes 1.0 by chance.  So a difference is called real
+only when the paired t-test's p-value passes Holm's step-down correction
+over all pairs of the run at alpha = 1 - LEVEL (the chance that an A/A run
+calls any pair different stays below alpha); an interval that excludes 1.0
+without passing it is reported as such, not as a difference.
+
 The outlier rule: a pair whose log ratio has a modified z-score
 0.6745 * |x - median| / MAD above 3.5 (Iglewicz and Hoaglin) is left out of
 the interval and named, when there are at least 5 pairs and MAD > 0; at most
@@ -162,7 +169,10 @@ def interval(ratios, level):
     se = sd / math.sqrt(n)
     h = tq * se
     mde = (tq + t_quantile(POWER, df)) * se
+    tstat = abs(m) / se if se > 0 else (math.inf if m else 0.0)
+    p = 2.0 * (1.0 - t_cdf(tstat, df)) if math.isfinite(tstat) else 0.0
     return {"n": n, "level": level, "ratio": math.exp(m), "lo": math.exp(m - h),
+            "p": p,
             "hi": math.exp(m + h), "half_pct": 100.0 * (math.exp(h) - 1.0),
             "sd_log": sd, "mde_pct": 100.0 * (math.exp(mde) - 1.0),
             "excludes_1": (m - h) > 0.0 or (m + h) < 0.0}
@@ -180,10 +190,23 @@ def pair_interval(a, b, level, disturbed=()):
     used = [r for r in reps if r not in out]
     iv = interval([rs[r] for r in used], level)
     if iv is None:
-        iv = {"n": len(used), "level": level, "ratio": None, "lo": None, "hi": None,
+        iv = {"n": len(used), "level": level, "ratio": None, "lo": None, "hi": None, "p": None,
               "half_pct": None, "sd_log": None, "mde_pct": None, "excludes_1": False}
     iv.update({"pairs": len(rs), "reps_used": used, "outliers": out, "disturbed": dist})
     return iv
+
+
+def holm(pvalues, alpha):
+    """Holm's step-down test: which of pvalues (None: no test) are
+    significant with a family-wise error rate of alpha."""
+    idx = sorted((p, i) for i, p in enumerate(pvalues) if p is not None)
+    m = len(idx)
+    out = [False] * len(pvalues)
+    for k, (p, i) in enumerate(idx):
+        if p > alpha / (m - k):
+            break
+        out[i] = True
+    return out
 
 
 def target_met(iv, width, min_pairs):
@@ -217,13 +240,14 @@ def parse_ci(text):
 
 def verdict(iv, higher_is_better):
     """(better, factor, real): which side is better ('A', 'B' or None), by
-    what factor (>= 1), and whether the interval excludes 1.0."""
+    what factor (>= 1), and whether it is real: the interval excludes 1.0
+    and, when the caller set iv["holm"], the corrected test agrees."""
     if not iv or iv.get("ratio") is None:
         return None, None, False
     r = iv["ratio"]
     a_better = (r > 1.0) == higher_is_better
     factor = r if r >= 1.0 else 1.0 / r
-    return ("A" if a_better else "B"), factor, bool(iv["excludes_1"])
+    return ("A" if a_better else "B"), factor, bool(iv["excludes_1"] and iv.get("holm", True))
 
 
 def main(argv=None):

@@ -53,6 +53,27 @@ def interval_on_known_data():
 
 
 @test
+def p_value_against_the_closed_form():
+    # Student's t with 4 degrees of freedom has a closed-form CDF:
+    # F(t) = 1/2 + 3/4 u (1 - u^2/3), u = t / sqrt(t^2 + 4)
+    iv = S.interval([math.exp(x / 100.0) for x in range(1, 6)], 95)
+    t = 0.03 / (0.015811388 / math.sqrt(5))
+    u = t / math.sqrt(t * t + 4)
+    close(iv["p"], 2 * (1 - (0.5 + 0.75 * u * (1 - u * u / 3))), 1e-8)
+    for x in (0.3, 1.0, 2.5, 7.0):
+        u = x / math.sqrt(x * x + 4)
+        close(S.t_cdf(x, 4), 0.5 + 0.75 * u * (1 - u * u / 3), 1e-10)
+
+
+@test
+def holm_correction():
+    same(S.holm([0.01, 0.04, 0.03, 0.005], 0.05), [True, False, False, True])
+    same(S.holm([0.01, None, 0.02], 0.05), [True, False, True])   # 2 tests: .025, .05
+    same(S.holm([0.2, 0.001], 0.05), [False, True])
+    same(S.holm([], 0.05), [])
+
+
+@test
 def interval_that_contains_one():
     iv = S.interval([0.98, 1.03, 1.0, 0.99, 1.01], 95)
     same(iv["excludes_1"], False)
@@ -84,6 +105,21 @@ def aa_intervals_cover_one_at_the_level():
         ratios = [math.exp(rng.gauss(0, 0.05)) / math.exp(rng.gauss(0, 0.05)) for _ in range(8)]
         cover += not S.interval(ratios, 95)["excludes_1"]
     close(cover / 4000.0, 0.95, 0.015)
+
+
+@test
+def aa_matrix_calls_nothing_real_at_the_level():
+    # A/A over 13 pairs: with Holm's correction, a run calls any pair
+    # different in at most ~5% of 1000 runs (without it: 1 - 0.95^13 = 49%)
+    rng = random.Random(12)
+    called = raw = 0
+    for _ in range(1000):
+        ivs = [S.interval([math.exp(rng.gauss(0, 0.04)) for _ in range(6)], 95)
+               for _ in range(13)]
+        called += any(S.holm([iv["p"] for iv in ivs], 0.05))
+        raw += any(iv["excludes_1"] for iv in ivs)
+    if called / 1000.0 > 0.065 or raw / 1000.0 < 0.4:
+        raise AssertionError("called in %d, raw exclusions in %d of 1000" % (called, raw))
 
 
 @test
@@ -186,6 +222,7 @@ def verdicts():
     close(f, 1.25, 1e-12)
     same(S.verdict({"ratio": 1.1, "excludes_1": False}, False)[0::2], ("B", False))
     same(S.verdict({"ratio": None}, True), (None, None, False))
+    same(S.verdict({"ratio": 1.1, "excludes_1": True, "holm": False}, True)[2], False)
 
 
 def main():

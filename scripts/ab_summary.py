@@ -17,7 +17,7 @@ def fmt_pct(x):
     return "-" if x is None else "±%.1f%%" % x
 
 
-def pair_line(a, settings):
+def pair_line(a, n_pairs):
     """One headline bullet for one tx -> rx pair."""
     metric = a["ci_metric"]
     name, higher, better_word = METRIC[metric]
@@ -30,11 +30,16 @@ def pair_line(a, settings):
         iv["ratio"], iv["level"], iv["lo"], iv["hi"], fmt_pct(iv["half_pct"]), iv["n"])
     if a.get("target_reached") is False:
         rng += ", target not reached (%s)" % a["stopped_by"]
+    if iv["excludes_1"] and not real:
+        return ("- %s: **not shown** (%s) — the interval excludes 1.0, but p = %.3g does not "
+                "pass the correction for %d pairs (Holm): treat as no difference" % (
+                    where, rng, iv["p"], n_pairs))
     if real:
         pct = 100.0 * (factor - 1.0)
         by = ("%.2fx" % factor) if factor >= 1.5 else ("%.1f%%" % pct)
-        return "- %s: **%s is %s by %s** (%s) — real: the interval excludes 1.0" % (
-            where, side, better_word, by, rng)
+        return ("- %s: **%s is %s by %s** (%s) — real: the interval excludes 1.0 and "
+                "p = %.2g passes the correction for %d pairs" % (
+                    where, side, better_word, by, rng, iv["p"], n_pairs))
     return ("- %s: **no difference shown** (%s) — the interval includes 1.0; a difference "
             "below %.1f%% could not have been seen" % (where, rng, iv["mde_pct"]))
 
@@ -53,11 +58,14 @@ def headline(res):
     L.append("# A/B: A = `%s` vs B = `%s`" % (s.get("A") or "as found", s.get("B") or "as found"))
     L.append("")
     ci = res["interval"]
-    L.append("Compared by %s%s, %g%% paired t-intervals of A/B per tx -> rx pair:" % (
-        name, " at a fixed offered rate" if res.get("rate") else "", ci["level"]))
+    L.append("Compared by %s%s, %g%% paired t-intervals of A/B per tx -> rx pair; \"real\" "
+             "= the interval excludes 1.0 and the paired t-test passes Holm's correction over "
+             "the %d pairs (family-wise error %g%%):" % (
+                 name, " at a fixed offered rate" if res.get("rate") else "", ci["level"],
+                 len(ab), 100 - ci["level"]))
     L.append("")
     for a in ab:
-        L.append(pair_line(a, s))
+        L.append(pair_line(a, len(ab)))
     L.append("")
     widths = [(a["ci"][metric]["half_pct"], "%s -> %s" % (a["tx_mode"], a["rx_mode"]))
               for a in ab if a["ci"][metric].get("half_pct") is not None]
