@@ -81,4 +81,37 @@ bad "a share above 100%" "--rate 150%" --rate 150%
 bad "a rate with no unit it knows" "--rate '5T'" --rate 5T
 bad "--rate PCT% without warm-up" "--rate 90%" --rate 90% --no-warmup
 bad "--rate-a without --rate" "--rate-a 97" --rate-a 97
+
+# ---- two short real runs ----------------------------------------------------------
+# real NAME KIND ARGS...: the run exits 0 and its results.json passes the
+# checks of ab_stats_test.py --check-run (KIND ci or rate)
+real() {
+	local name=$1 kind=$2 dir rc
+	shift 2
+	rm -rf "$out"
+	if [ ! -x "$UDPGSO_BIN/udpgso_bench_tx" ] || [ ! -x "$UDPGSO_BIN/udpgso_bench_rx" ]; then
+		ktap_fail "$name" "tools not built (run make)"
+		return
+	fi
+	"$AB" --out "$out" --label "$kind" --no-plots "$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	dir=$(ls -d "$out"/*-"$kind" 2>/dev/null | head -n1)
+	if [ "$rc" -ne 0 ] || [ -z "$dir" ]; then
+		ktap_fail "$name" "exit $rc"
+		tail -n3 "$tmp/err" | sed 's/^/# /'
+	elif python3 "$UG_TOP/scripts/ab_stats_test.py" --check-run "$dir" "$kind"; then
+		ktap_ok "$name"
+	else
+		ktap_fail "$name"
+	fi
+}
+if [ "$(nproc)" -lt 2 ]; then
+	ktap_skip "interval-driven run" "one CPU: nothing to pin to"
+	ktap_skip "fixed-rate run" "one CPU: nothing to pin to"
+else
+	real "interval-driven run: warm-up apart, pinned, stop rule as the intervals say" ci \
+		--tx gso-cmsg,tcp --rx gro --ci 95,40 -n 2 --max-reps 4 --no-perf
+	real "fixed-rate run: paced as asked (A at 97%), no loss, cost per GiB" rate \
+		--tx gso-cmsg --rx gro --rate 200M --rate-a 97 --ci off -n 2 --no-perf
+fi
 ktap_finish

@@ -225,9 +225,68 @@ def verdicts():
     same(S.verdict({"ratio": 1.1, "excludes_1": True, "holm": False}, True)[2], False)
 
 
+def check_run(d, kind):
+    """Checks of a real run's results.json (ab_stats_test.sh runs it):
+    ci: an interval-driven run; rate: a fixed-rate run.  Returns problems."""
+    import json
+    import os
+    r = json.load(open(os.path.join(d, "results.json")))
+    bad = []
+    iv = r["interval"]
+    ab = r["ab"]
+    if len(r["warmup"]) != 2 * len(ab):
+        bad.append("%d warm-up slices for %d pairs" % (len(r["warmup"]), len(ab)))
+    if any(os.path.dirname(w["raw_log"]) != "raw/warmup" for w in r["warmup"]):
+        bad.append("a warm-up log outside raw/warmup/")
+    for x in r["runs"]:
+        if "-C 0" not in x["cmd_tx"] or "--cpu 1" not in x["cmd_rx"]:
+            bad.append("run %d not pinned: %s | %s" % (x["index"], x["cmd_tx"], x["cmd_rx"]))
+            break
+    for a in ab:
+        c = a["ci"][a["ci_metric"]]
+        reps = sorted({x["rep"] for x in r["runs"]
+                       if (x["tx_mode"], x["rx_mode"]) == (a["tx_mode"], a["rx_mode"])})
+        if reps != list(range(1, a["reps_taken"] + 1)):
+            bad.append("%s: reps %r, reps_taken %d" % (a["tx_mode"], reps, a["reps_taken"]))
+        if kind == "ci":
+            if not iv["min_pairs"] <= a["reps_taken"] <= iv["max_reps"]:
+                bad.append("%s: %d reps outside %d..%d" % (a["tx_mode"], a["reps_taken"],
+                                                          iv["min_pairs"], iv["max_reps"]))
+            met = S.target_met(c, iv["target_pct"], iv["min_pairs"])
+            if met != a["target_reached"] or (met and a["stopped_by"] != "target") or \
+                    (not met and a["reps_taken"] < iv["max_reps"] and "budget" not in r["interval"]["stop"]):
+                bad.append("%s: target %r, reached %r, stopped by %s after %d" % (
+                    a["tx_mode"], met, a["target_reached"], a["stopped_by"], a["reps_taken"]))
+            if c["ratio"] is None or not c["lo"] <= c["ratio"] <= c["hi"]:
+                bad.append("%s: interval %r" % (a["tx_mode"], c))
+    if kind == "rate":
+        if iv["metric"] != "cpu_cost_per_GiB":
+            bad.append("rate mode headline metric %s" % iv["metric"])
+        for x in r["runs"]:
+            want = r["rate"]["per_pair_Bps"]["%s/%s" % (x["tx_mode"], x["rx_mode"])]
+            if x["setting"] == "A":
+                want = int(want * r["rate"]["a_pct"] / 100)
+            if x.get("pace", {}).get("rate_Bps") != want:
+                bad.append("run %d paced %r, expected %r" % (x["index"], x.get("pace"), want))
+            if x["loss_pct"] > 0.1:
+                bad.append("run %d lost %.2f%%" % (x["index"], x["loss_pct"]))
+            if not 0.8 < x["rate_reached"] < 1.05:
+                bad.append("run %d reached %.3f of its rate" % (x["index"], x["rate_reached"]))
+            if not x["cpu_cost_per_GiB"] > 0:
+                bad.append("run %d cost %r" % (x["index"], x["cpu_cost_per_GiB"]))
+    return bad
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__)
-    ap.parse_args()
+    ap.add_argument("--check-run", nargs=2, metavar=("DIR", "ci|rate"),
+                    help="check a real run's results.json instead")
+    args = ap.parse_args()
+    if args.check_run:
+        bad = check_run(*args.check_run)
+        for b in bad[:10]:
+            print("# " + b)
+        return 1 if bad else 0
     bad = 0
     for fn in TESTS:
         try:
