@@ -218,6 +218,10 @@ def one_run(path, conf):
     r["cpu_cost_per_GiB"] = ab_stats.per_gib(r["cpu_cost_s"], rx["bytes"])
     r["cpu_cost_us_per_dgram"] = (ab_stats.per_datagram_us(r["cpu_cost_s"], rx["datagrams"])
                                   if r["proto"] == "udp" else None)
+    # each tool's own CPU share of the slice (1.0 = one CPU all the time)
+    for who, j in (("tx", tx), ("rx", rx)):
+        r[who + "_cpu_share"] = ((j["cpu_user_s"] + j["cpu_sys_s"]) / r["window_s"]
+                                 if r["window_s"] > 0 else None)
     r["steal_share"] = ab_stats.steal_share(head["stat0"], head["stat1"])
     r["disturbed"] = r["steal_share"] > ab_stats.STEAL_MAX
     if "pace" in head:
@@ -359,7 +363,7 @@ def aggregate(runs, settings, opts):
                       "cost_per_GiB", "cost_per_Mdgram", "cpu_busy_s", "cpu_softirq_s",
                       "cpu_proc_s", "proc_cpu_s_per_GiB", "cpu_idle_fraction", "loss_pct",
                       "cpu_cost_per_GiB", "cpu_cost_us_per_dgram", "steal_share",
-                      "rate_reached"):
+                      "rate_reached", "tx_cpu_share", "rx_cpu_share"):
                 cfg[f] = spread([r.get(f) for r in ok])
             cfg["contradictions"] = sum(len(r["contradictions"]) for r in ok)
             if not ok and rs:
@@ -663,11 +667,14 @@ def write_summary(d, res):
              "all CPUs) per GiB received, and the same in µs per datagram: the fixed-rate "
              "headline metric; without IRQ time accounting (this kernel) softirq ticks that "
              "land inside the tools count in both parts, and /proc/stat softirq includes other "
-             "programs'. steal % = steal share of all CPU time in the slice.")
+             "programs'. tx/rx CPU % = each tool's own user+sys time over the slice (median; 100 = "
+             "one CPU all the time). steal % = the largest steal share of all CPU time in a "
+             "slice.")
     L.append("")
     L.append("| tx -> rx | set | ok | rx MB/s | rx Mpps | dgram/read | cost/GiB | cost/Mdgram "
-             "| proc CPU/GiB | CPU s/GiB | CPU µs/dgram | idle % | steal % | loss % | flags |")
-    L.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+             "| proc CPU/GiB | CPU s/GiB | CPU µs/dgram | tx/rx CPU % | idle % | steal % | loss % "
+             "| flags |")
+    L.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for c in res["configs"]:
         flags = []
         if c["contradictions"]:
@@ -684,15 +691,17 @@ def write_summary(d, res):
         got = c.get("rate_reached")
         if res.get("rate") and got and got["median"] < 0.95:
             flags.append("rate not held: %.0f%% of the paced rate arrived" % (100 * got["median"]))
+        shares = "/".join("%.0f" % (100 * c[k]["median"]) if c[k] else "-"
+                          for k in ("tx_cpu_share", "rx_cpu_share"))
         L.append("| %s -> %s | %s | %d/%d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s "
-                 "| %s |" % (
+                 "| %s | %s |" % (
             c["tx_mode"], c["rx_mode"], c["setting"], c["ok"], c["runs"],
             fmt_spread(c["rx_MBps"]), fmt_spread(c["rx_Mpps"], "%.3f"),
             fmt_spread(c["rx_datagrams_per_read"], "%.1f"),
             fmt_spread(c["cost_per_GiB"], "%.2f"), fmt_spread(c["cost_per_Mdgram"], "%.2f"),
             fmt_spread(c["proc_cpu_s_per_GiB"], "%.2f"),
             fmt_spread(c["cpu_cost_per_GiB"], "%.2f"),
-            fmt_spread(c["cpu_cost_us_per_dgram"], "%.2f"),
+            fmt_spread(c["cpu_cost_us_per_dgram"], "%.2f"), shares,
             "%.0f" % (100 * idle["median"]) if idle else "-",
             "%.1f" % (100 * steal["max"]) if steal else "-",
             fmt_spread(c["loss_pct"], "%.1f"), ", ".join(flags)))
