@@ -81,6 +81,7 @@ bad "a share above 100%" "--rate 150%" --rate 150%
 bad "a rate with no unit it knows" "--rate '5T'" --rate 5T
 bad "--rate PCT% without warm-up" "--rate 90%" --rate 90% --no-warmup
 bad "--rate-a without --rate" "--rate-a 97" --rate-a 97
+bad "an unknown metric" "--metric 'pps'" --metric pps
 
 # ---- two short real runs ----------------------------------------------------------
 # real NAME KIND ARGS...: the run exits 0 and its results.json passes the

@@ -338,7 +338,8 @@ def ci_opts(conf):
     level, width = ab_stats.parse_ci(ci) if ci and ci != "off" else (95.0, None)
     return {"level": level, "width": width, "min_pairs": int(conf.get("reps", "3")),
             "max_reps": int(conf.get("max_reps") or conf.get("reps", "3")),
-            "metric": "cpu_cost_per_GiB" if conf.get("rate") else "rx_MBps",
+            "metric": {"mbps": "rx_MBps", "cost": "cpu_cost_per_GiB"}.get(
+                conf.get("metric") or "", "cpu_cost_per_GiB" if conf.get("rate") else "rx_MBps"),
             "stop": conf.get("stop")}
 
 

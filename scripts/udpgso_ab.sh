@@ -51,6 +51,8 @@ usage: $ug_prog [options]
                      of each tx/rx pair's capacity measured in its warm-up slices;
                      the headline metric becomes the CPU cost per GiB
   --rate-a PCT       A paced at PCT% (50..100) of B's rate: a known-effect check
+  --metric M         the headline and stop-rule metric: mbps (rx MB/s) or cost
+                     (CPU s per GiB); default mbps, with --rate cost
   --no-warmup        no warm-up slices (default: one of each setting per tx/rx
                      pair before its first measured pair, not counted)
   --no-pin           do not pin tx and rx (default with 2+ CPUs on the local pair:
@@ -80,7 +82,7 @@ tx_list=${TX_MODES// /,} rx_list=plain,gro
 channels= flowhash=0 irq_cpus= rps= xps= tx_cpu= rx_cpu= rmem= wmem=
 label= out_root=$UG_TOP/results use_perf=1 use_plots=1 dry=0
 idle_ms=2000
-ci=95,3 ci_given=0 reps_given=0 max_reps=20 budget=600 rate= rate_a=100 warmup=1 pin=1
+metric= ci=95,3 ci_given=0 reps_given=0 max_reps=20 budget=600 rate= rate_a=100 warmup=1 pin=1
 cmdline="$0"
 for a in "$@"; do cmdline+=" $(printf '%q' "$a")"; done
 # nothing to undo yet: a signal just ends the run (the EXIT trap set below
@@ -112,6 +114,8 @@ while [ $# -gt 0 ]; do
 	--budget) need_arg "$1" $#; int_in "$1" "$2" 10 86400; budget=$2; shift ;;
 	--rate) need_arg "$1" $#; rate=$2; shift; rate_check "$rate" ;;
 	--rate-a) need_arg "$1" $#; int_in "$1" "$2" 50 100; rate_a=$2; shift ;;
+	--metric) need_arg "$1" $#; metric=$2; shift
+		case "$metric" in mbps | cost) ;; *) ug_die "--metric '$metric': allowed mbps, cost" ;; esac ;;
 	--no-warmup) warmup=0 ;;
 	--no-pin) pin=0 ;;
 	--size) need_arg "$1" $#; int_in "$1" "$2" 64 1472; size=$2; shift ;;
@@ -626,6 +630,7 @@ write_conf() {
 	echo "rx_cpu=$rx_cpu"
 	echo "rate=$rate"
 	echo "rate_a=$rate_a"
+	echo "metric=$metric"
 	[ -z "$rate" ] || echo "pacer=tbf qdisc on $dev_tx (rate counts IP/UDP/Ethernet headers; set so that the UDP payload gets the rate)"
 	for k in "${!pair_rate[@]}"; do echo "rate_pair.$k=${pair_rate[$k]}"; done
 	for n in "${notes[@]}"; do echo "note=$n"; done
