@@ -12,7 +12,7 @@ TEST_PROGS := udpgso_bench.sh udpgso.sh udpgro.sh udpgro_fwd.sh \
 USER_TESTS := udpgso_bench.sh udpgso.sh udpgro.sh udpgro_fwd.sh
 # tests of the harness itself (not of the kernel): run by `make check`,
 # not part of the kselftest collection
-HARNESS_TESTS := scripts/tests/setup_test.sh
+HARNESS_TESTS := scripts/tests/setup_test.sh scripts/tests/help_test.sh
 TEST_FILES := settings config scripts kmod
 
 COMMON := udpgso_common.c

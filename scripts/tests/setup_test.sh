@@ -8,6 +8,7 @@
 set -u
 . "$(dirname "$0")/../lib.sh"
 
+ug_no_args "$@"
 SETUP=$UG_TOP/scripts/setup.sh
 ktap_header
 
