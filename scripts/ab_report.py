@@ -226,9 +226,11 @@ def one_run(path, conf):
     r["disturbed"] = r["steal_share"] > ab_stats.STEAL_MAX
     if "pace" in head:
         r["pace"] = {k: float(v) for k, v in kv(head["pace"]).items()}
-        # the share of the paced rate that arrived (1.0: the rate was held)
-        r["rate_reached"] = (rx["bytes"] / rx["duration_s"] / r["pace"]["rate_Bps"]
-                             if rx["duration_s"] and r["pace"].get("rate_Bps") else None)
+        # the share of the paced rate that arrived over the sender's window
+        # (1.0: the rate was held; the receiver's own window is shorter when
+        # it started late and read a backlog)
+        r["rate_reached"] = (rx["bytes"] / tx["duration_s"] / r["pace"]["rate_Bps"]
+                             if tx["duration_s"] and r["pace"].get("rate_Bps") else None)
     ncpu = int(conf.get("ncpus", "1"))
     win = r["window_s"] * ncpu
     r["cpu_idle_fraction"] = r["cpu_idle_s"] / win if win > 0 else None

@@ -270,7 +270,9 @@ def check_run(d, kind):
                 bad.append("run %d paced %r, expected %r" % (x["index"], x.get("pace"), want))
             if x["loss_pct"] > 0.1:
                 bad.append("run %d lost %.2f%%" % (x["index"], x["loss_pct"]))
-            if not 0.8 < x["rate_reached"] < 1.05:
+            # unpaced, this pair runs 20-100x faster; a loaded machine may
+            # starve the sender (hence the low bound)
+            if not 0.5 < x["rate_reached"] < 1.1:
                 bad.append("run %d reached %.3f of its rate" % (x["index"], x["rate_reached"]))
             if not x["cpu_cost_per_GiB"] > 0:
                 bad.append("run %d cost %r" % (x["index"], x["cpu_cost_per_GiB"]))
