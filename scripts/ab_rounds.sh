@@ -109,18 +109,20 @@ run_planned() {
 	done
 }
 
-# pending_pairs: the indexes of the pairs whose interval is not yet within target
+# pending_pairs: the indexes of the pairs whose interval is not yet within
+# target; 1 when the report failed (never taken for "none left")
 pending_pairs() {
-	local tx rx pi
-	"$py_stats" "$AB_DIR/ab_report.py" "$resdir" --pending | while read -r tx rx; do
+	local out tx rx pi
+	out=$("$py_stats" "$AB_DIR/ab_report.py" "$resdir" --pending) || return 1
+	while read -r tx rx; do
 		for pi in "${!pairs[@]}"; do
 			[ "${pairs[$pi]}" = "$tx $rx" ] && echo "$pi"
 		done
-	done
+	done <<<"$out"
 }
 
 run_rounds() {
-	local rep=0 el
+	local rep=0 el pend
 	local -a todo=("${!pairs[@]}")
 	# fixed -n: every round is planned at once (so the total is known)
 	if [ "$ci" = off ] || [ ${#settings[@]} -lt 2 ]; then
@@ -137,8 +139,14 @@ run_rounds() {
 		if [ "$rep" -ge "$max_reps" ]; then stop_why="max-reps ($max_reps)"; break; fi
 		el=$((${EPOCHREALTIME%.*} - t_mat))
 		if [ "$el" -ge "$budget" ]; then stop_why="budget (${budget} s)"; break; fi
-		mapfile -t todo < <(pending_pairs)
-		if [ ${#todo[@]} = 0 ]; then stop_why="target reached"; break; fi
+		if ! pend=$(pending_pairs); then
+			ug_err "ab_report.py --pending failed: stopping after round $rep"
+			stop_why="error (ab_report.py --pending failed)"
+			failed=$((failed + 1))
+			break
+		fi
+		if [ -z "$pend" ]; then stop_why="target reached"; break; fi
+		mapfile -t todo <<<"$pend"
 		echo "$ug_prog: round $rep done: ${#todo[@]} pair(s) above ±${ci#*,}%" >&2
 	done
 }
