@@ -64,14 +64,18 @@ def ab_ratio(plt, d, ab, label, opts):
             hi.append(iv["hi"] - iv["ratio"])
         head = " (headline)" if metric == opts["metric"] else ""
         ax.errorbar(xs, ys, yerr=[lo, hi], fmt="o", capsize=4, label=name + head)
+    # a hopeless interval (a busy machine, 2 pairs) would squash the rest
+    ylo, yhi = ax.get_ylim() if ax.has_data() else (0.5, 2.0)
+    ax.set_yscale("log")
+    ax.set_ylim(max(ylo, 0.05), min(yhi, 20.0))
     ax.axhline(1.0, color="grey", lw=1)
     if opts["width"] is not None:
         for y in (1 + opts["width"] / 100.0, 1 / (1 + opts["width"] / 100.0)):
             ax.axhline(y, color="grey", lw=0.5, ls=":")
-    ax.set_yscale("log")
     ax.set_xticks(range(len(pairs)))
     ax.set_xticklabels(pairs, fontsize=7)
-    ax.set_title("%s\nA/B with %g%% paired t-interval (dotted: the ±%s target)" % (
+    ax.set_title("%s\nA/B with %g%% paired t-interval (dotted: the ±%s target; "
+                 "the axis stops at 0.05 and 20)" % (
         label, opts["level"], "%g%%" % opts["width"] if opts["width"] else "-"), fontsize=9)
     ax.grid(axis="y", alpha=0.3, which="both")
     ax.legend(fontsize=8)
