@@ -543,6 +543,8 @@ def main(argv=None):
               "definition": "measured = sum of tx duration_s (traffic flowing); overhead = "
                             "everything else: setup, rx start, counter reads, ethtool, restore, "
                             "report and plots"}
+    widths = sorted(a["ci"][opts["metric"]]["half_pct"] for a in ab
+                    if a["ci"][opts["metric"]].get("half_pct") is not None)
     res = {
         "schema": SCHEMA, "tool": "udpgso_ab", "label": conf["label"],
         "preset": conf.get("preset") or None, "command": command,
@@ -568,6 +570,9 @@ def main(argv=None):
                      "max_reps": opts["max_reps"],
                      "budget_s": float(conf["budget"]) if conf.get("budget") else None,
                      "stop": conf.get("stop") or None,
+                     "half_pct_all": [round(w, 3) for w in widths],
+                     "half_pct_median": ab_stats.median(widths),
+                     "reached": sum(1 for a in ab if a.get("target_reached")),
                      "outlier_rule": "modified z-score of ln(A/B) > %.1f (n >= %d, at most "
                                      "%d%% of pairs)" % (ab_stats.OUTLIER_Z,
                                                          ab_stats.OUTLIER_MIN_N,

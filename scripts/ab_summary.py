@@ -72,8 +72,8 @@ def headline(res):
     if widths:
         med = ab_stats.median([w for w, _ in widths])
         worst = max(widths)
-        line = "Interval half-widths: median ±%.1f%%, worst ±%.1f%% (%s)" % (
-            med, worst[0], worst[1])
+        line = "Interval half-widths: best ±%.1f%%, median ±%.1f%%, worst ±%.1f%% (%s)" % (
+            min(widths)[0], med, worst[0], worst[1])
         if ci["target_pct"] is not None:
             got = sum(1 for a in ab if a["target_reached"])
             line += "; target ±%g%% reached in %d of %d" % (ci["target_pct"], got, len(ab))
@@ -81,7 +81,10 @@ def headline(res):
                      for a in ab if not a["target_reached"]]
             if short:
                 line += "; stopped short: " + ", ".join(short)
-        L.append(line + ".")
+        t = res["timing"]
+        L.append(line + ". Wall time %.0f s%s." % (
+            t["wall_s"], " (budget %.0f s of measuring)" % ci["budget_s"] if ci["budget_s"]
+            else ""))
         L.append("")
     dist = sum(len(a["ci"][metric]["disturbed"]) for a in ab)
     outl = sum(len(a["ci"][metric]["outliers"]) for a in ab)
