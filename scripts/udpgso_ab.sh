@@ -190,6 +190,8 @@ fi
 label=${label:-ab}
 settings=(A)
 [ "$have_ab" = 1 ] || [ "$preset" != none ] && settings=(A B)
+# one setting: no A/B ratio to take an interval of, so exactly -n reps
+[ ${#settings[@]} = 2 ] || ci=off
 
 # parse_spec SPEC: validate, print "side feature value" lines
 parse_spec() {
