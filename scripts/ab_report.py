@@ -583,6 +583,8 @@ def main(argv=None):
                             "with %.0f%% probability: (t_level + t_power) * sd/sqrt(n)"
                             % (100 * ab_stats.POWER)},
         "rate": rate_info(conf),
+        "loadavg": ({"start": conf["loadavg_start"], "end": conf.get("loadavg_end")}
+                    if conf.get("loadavg_start") else None),
         "pin": {"tx_cpu": conf.get("tx_cpu") or None, "rx_cpu": conf.get("rx_cpu") or None},
         "notes": notes, "timing": timing, "plots": made,
         "configs": configs, "ab": ab, "runs": runs,
@@ -642,6 +644,10 @@ def write_summary(d, res):
     if res["timing"].get("warmup_runs"):
         L.append("Warm-up: %d slice(s) (raw/warmup/), run before the measured ones, not "
                  "counted." % res["timing"]["warmup_runs"])
+    if res.get("loadavg"):
+        L.append("Load average (1, 5, 15 min) at the start %s, at the end %s (%d CPUs): other "
+                 "work on the machine." % (res["loadavg"]["start"], res["loadavg"]["end"],
+                                           res["ncpus"]))
     if res["pin"]["tx_cpu"] or res["pin"]["rx_cpu"]:
         L.append("Pinned: tx to CPU %s, rx to CPU %s." % (res["pin"]["tx_cpu"] or "-",
                                                           res["pin"]["rx_cpu"] or "-"))

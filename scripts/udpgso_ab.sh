@@ -441,6 +441,7 @@ fi
 
 # ---- from here on things change: snapshot first, restore on any exit -----------
 t_start=$EPOCHREALTIME
+loadavg_start=$(cut -d' ' -f1-3 /proc/loadavg)
 trap - EXIT
 ug_trap_install
 defer rm_tmp
@@ -458,6 +459,7 @@ echo "$cmdline" >"$resdir/command"
 	echo "perf: $(perf --version 2>/dev/null || echo none)"
 	echo "ethtool: $(ethtool --version 2>/dev/null)"
 	echo "USER_HZ: $(getconf CLK_TCK)"
+	echo "loadavg: $(cat /proc/loadavg)"
 } >"$resdir/environment"
 
 # snapshot both sides before anything
@@ -633,6 +635,8 @@ write_conf() {
 	echo "rate=$rate"
 	echo "rate_a=$rate_a"
 	echo "metric=$metric"
+	echo "loadavg_start=$loadavg_start"
+	echo "loadavg_end=$(cut -d' ' -f1-3 /proc/loadavg)"
 	[ -z "$rate" ] || echo "pacer=tbf qdisc on $dev_tx (rate counts IP/UDP/Ethernet headers; set so that the UDP payload gets the rate)"
 	for k in "${!pair_rate[@]}"; do echo "rate_pair.$k=${pair_rate[$k]}"; done
 	for n in "${notes[@]}"; do echo "note=$n"; done
