@@ -895,18 +895,19 @@ static void list_cases(void)
 		       cases[id].family == AF_INET6 ? " (ipv6 only)" : "");
 }
 
+/* -h, --help: the usage on stdout, exit 0 */
 static void usage(void)
 {
-	fprintf(stderr,
-		"usage: %s [-4] [-6] [-c] [-C] [-m|--cork] [-s] [-R] [-t N] [-p port]\n"
-		"          [--sink DEV --sink-gso hw|sw|none --sink-encap N]\n"
-		"          [--csum hw|sw] [--kernel-version X.Y.Z] [-L]\n"
-		"  -4/-6 family (default both), -c connected, -C unconnected\n"
-		"  (default both), -m MSG_MORE, --cork UDP_CORK, -s setsockopt\n"
-		"  UDP_SEGMENT instead of cmsg, -R do not receive, -t N one case\n"
-		"  (0..%d), -L list cases, --sink DEV check DEV's tx counters\n",
-		ug_prog, NCASES - 1);
-	exit(1);
+	printf("usage: %s [-4] [-6] [-c] [-C] [-m|--cork] [-s] [-R] [-t N] [-p port]\n"
+	       "          [--sink DEV --sink-gso hw|sw|none --sink-encap N]\n"
+	       "          [--csum hw|sw] [--kernel-version X.Y.Z] [-L] [-h]\n"
+	       "  -4/-6 family (default both), -c connected, -C unconnected\n"
+	       "  (default both), -m MSG_MORE, --cork UDP_CORK, -s setsockopt\n"
+	       "  UDP_SEGMENT instead of cmsg, -R do not receive, -t N one case\n"
+	       "  (0..%d), -L list cases, --sink DEV check DEV's tx counters,\n"
+	       "  -h/--help this text\n",
+	       ug_prog, NCASES - 1);
+	exit(0);
 }
 
 static void parse_opts(int argc, char **argv)

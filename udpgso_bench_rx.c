@@ -153,7 +153,7 @@ static void __attribute__((noreturn)) usage_die(const char *what)
 
 enum {
 	OPT_JSON = 256, OPT_MODE, OPT_BATCH, OPT_REUSEPORT, OPT_SEQ, OPT_FLOWS,
-	OPT_RCVBUF, OPT_CPU, OPT_HELP,
+	OPT_RCVBUF, OPT_CPU,
 };
 
 static const struct option long_opts[] = {
@@ -165,15 +165,9 @@ static const struct option long_opts[] = {
 	{ "flows", required_argument, NULL, OPT_FLOWS },
 	{ "rcvbuf", required_argument, NULL, OPT_RCVBUF },
 	{ "cpu", required_argument, NULL, OPT_CPU },
-	{ "help", no_argument, NULL, OPT_HELP },
+	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
-
-static void conflict(bool bad, const char *msg)
-{
-	if (bad)
-		ug_die(1, "%s", msg);
-}
 
 static void parse_opts(int argc, char **argv)
 {
@@ -184,7 +178,7 @@ static void parse_opts(int argc, char **argv)
 	int c, i;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":46b:C:Gl:n:p:rR:S:tv", long_opts,
+	while ((c = getopt_long(argc, argv, ":46b:C:Ghl:n:p:rR:S:tv", long_opts,
 				NULL)) != -1) {
 		switch (c) {
 		case '4':
@@ -260,7 +254,7 @@ static void parse_opts(int argc, char **argv)
 			cfg.ncpus = ug_parse_list("--cpu", optarg, 0, ncpu_conf - 1,
 						  cfg.cpus, RX_MAX_CPUS);
 			break;
-		case OPT_HELP:
+		case 'h':
 			printf("usage: %s " RX_USAGE "\n", ug_prog);
 			exit(0);
 		case ':':
@@ -290,25 +284,25 @@ static void parse_opts(int argc, char **argv)
 		cfg.read_all = true;
 
 	if (cfg.tcp) {
-		conflict(cfg.gro, "-t and -G conflict: UDP_GRO is a UDP socket option");
-		conflict(cfg.exp_len || cfg.exp_gso,
+		ug_die_if(cfg.gro, "-t and -G conflict: UDP_GRO is a UDP socket option");
+		ug_die_if(cfg.exp_len || cfg.exp_gso,
 			 "-t conflicts with -l and -S (TCP has no datagrams)");
-		conflict(cfg.verify || cfg.seq,
+		ug_die_if(cfg.verify || cfg.seq,
 			 "-t conflicts with -v and --seq (a byte stream has no datagram "
 			 "boundaries to verify)");
-		conflict(mode_set && cfg.mode != MODE_RECV,
+		ug_die_if(mode_set && cfg.mode != MODE_RECV,
 			 "-t reads with --mode recv only");
-		conflict(batch_set, "-t conflicts with --batch (recvmmsg is for UDP)");
-		conflict(cfg.reuseport > 1, "-t conflicts with --reuseport (one connection)");
+		ug_die_if(batch_set, "-t conflicts with --batch (recvmmsg is for UDP)");
+		ug_die_if(cfg.reuseport > 1, "-t conflicts with --reuseport (one connection)");
 	}
 	if (!mode_set)
 		cfg.mode = batch_set ? MODE_RECVMMSG :
 			   (cfg.gro || cfg.exp_gso) ? MODE_RECVMSG : MODE_RECV;
-	conflict(cfg.mode == MODE_RECV && cfg.gro,
+	ug_die_if(cfg.mode == MODE_RECV && cfg.gro,
 		 "-G needs --mode recvmsg or recvmmsg (the gso_size cmsg)");
-	conflict(cfg.mode == MODE_RECV && cfg.exp_gso,
+	ug_die_if(cfg.mode == MODE_RECV && cfg.exp_gso,
 		 "-S needs --mode recvmsg or recvmmsg (the gso_size cmsg)");
-	conflict(batch_set && cfg.mode != MODE_RECVMMSG, "--batch needs --mode recvmmsg");
+	ug_die_if(batch_set && cfg.mode != MODE_RECVMMSG, "--batch needs --mode recvmmsg");
 	if (cfg.mode != MODE_RECVMMSG)
 		cfg.batch = 1;
 	if (cfg.read_all && (unsigned long long)cfg.batch * RX_MSG_LEN * cfg.reuseport >
@@ -785,10 +779,8 @@ static void monitor(void)
 		/* upstream prints these only without -n */
 		if (!cfg.exp_nr && now - last_rep >= 1000000000ull) {
 			if (calls != rep_calls)
-				fprintf(stderr, "%s rx: %6llu MB/s %8llu calls/s\n",
-					cfg.tcp ? "tcp" : "udp",
-					(unsigned long long)(bytes - rep_bytes) >> 20,
-					(unsigned long long)(calls - rep_calls));
+				ug_rate_line(cfg.tcp ? "tcp" : "udp", "rx", bytes - rep_bytes,
+					     calls - rep_calls, -1);
 			rep_calls = calls;
 			rep_bytes = bytes;
 			last_rep = now;
@@ -845,26 +837,15 @@ static void sum_up(struct totals *t)
 		t->duration = (t->last_ns - t->first_ns) / 1e9;
 }
 
-static double per_s(double v, double s)
-{
-	return s > 0 ? v / s : 0;
-}
-
 static void print_json(const struct totals *t)
 {
+	struct ug_totals tot = { .err_names = err_names, .err = t->err, .nerr = E_NR };
 	double user, sys;
 	struct ug_json j;
 	int i;
 
 	ug_cpu_usage(&user, &sys);
-	ug_json_start(&j, stdout);
-	ug_json_obj_open(&j, NULL);
-	ug_json_str(&j, "tool", "udpgso_bench_rx");
-	ug_json_u64(&j, "version", 1);
-	ug_json_str(&j, "kernel", ug_kernel_release());
-	ug_json_str(&j, "family", cfg.family == AF_INET ? "ipv4" : "ipv6");
-	ug_json_str(&j, "proto", cfg.tcp ? "tcp" : "udp");
-	ug_json_str(&j, "mode", mode_names[cfg.mode]);
+	ug_json_head(&j, "udpgso_bench_rx", cfg.family, cfg.tcp, mode_names[cfg.mode]);
 
 	ug_json_obj_open(&j, "options");
 	ug_json_u64(&j, "port", cfg.port);
@@ -894,21 +875,13 @@ static void print_json(const struct totals *t)
 	}
 	ug_json_obj_close(&j);
 
-	ug_json_dbl(&j, "duration_s", t->duration);
-	ug_json_u64(&j, "bytes", t->bytes);
-	ug_json_u64(&j, "datagrams", t->datagrams);
-	ug_json_u64(&j, "calls", t->calls);
-	ug_json_dbl(&j, "MBps", per_s(t->bytes / 1048576.0, t->duration));
-	ug_json_dbl(&j, "Mpps", per_s(t->datagrams / 1e6, t->duration));
-	ug_json_dbl(&j, "calls_per_s", per_s(t->calls, t->duration));
-	ug_json_dbl(&j, "bytes_per_call", t->calls ? (double)t->bytes / t->calls : 0);
-	ug_json_dbl(&j, "cpu_user_s", user);
-	ug_json_dbl(&j, "cpu_sys_s", sys);
-	ug_json_u64(&j, "errors", t->errors);
-	ug_json_obj_open(&j, "error_detail");
-	for (i = 0; i < E_NR; i++)
-		ug_json_u64(&j, err_names[i], t->err[i]);
-	ug_json_obj_close(&j);
+	tot.duration_s = t->duration;
+	tot.bytes = t->bytes;
+	tot.datagrams = t->datagrams;
+	tot.calls = t->calls;
+	tot.cpu_user_s = user;
+	tot.cpu_sys_s = sys;
+	ug_json_totals(&j, &tot);
 
 	ug_json_u64(&j, "reads", t->reads);
 	ug_json_u64(&j, "gro_reads", t->gro_reads);
