@@ -14,11 +14,14 @@ TEST_FILES := settings config scripts kmod
 
 COMMON := udpgso_common.c
 COMMON_H := udpgso_common.h
-# udpgso_bench_tx is two source files and a private header
-TX_PARTS := udpgso_bench_tx_cfg.c udpgso_bench_tx.h
+# udpgso_bench_tx is main (udpgso_bench_tx.c) and its parts, with a
+# private header: options, plan, rings, send, report
+TX_PARTS := udpgso_bench_tx_opts.c udpgso_bench_tx_plan.c udpgso_bench_tx_ring.c \
+	    udpgso_bench_tx_send.c udpgso_bench_tx_report.c udpgso_bench_tx.h
 
 CFLAGS ?= -O2
-# "-D_GNU_SOURCE=" (empty) equals a "#define _GNU_SOURCE" line in a source file
+# "-D_GNU_SOURCE=" (empty) equals a "#define _GNU_SOURCE" line; it is here
+# for every source file (none defines it itself), in both builds
 CFLAGS += -g -Wall -Wextra -Werror -D_GNU_SOURCE=
 LDLIBS += -lpthread -lm
 
