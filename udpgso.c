@@ -142,15 +142,20 @@ _Static_assert(ARRAY_SIZE(cases) == NCASES_MAX + 1, "NCASES_MAX");
 
 /* ---- configuration -------------------------------------------------- */
 
-static bool cfg_v4, cfg_v6, cfg_connected, cfg_unconnected;
-static bool cfg_msgmore, cfg_cork, cfg_setsockopt, cfg_norecv;
-static int cfg_case = -1;
-static uint16_t cfg_port = 9000;
-static const char *cfg_sink;
-static int cfg_sink_gso;	/* 0 hw: GSO skb reaches the device; 1 sw; 2 none */
-static int cfg_sink_encap;	/* outer header bytes per packet on the sink */
-static bool cfg_sw_csum;	/* egress device has no checksum offload */
-static const char *cfg_kver;	/* --kernel-version: model another kernel */
+/* the options: filled once by parse_opts, read-only after (through cfg) */
+struct gso_cfg {
+	bool v4, v6, connected, unconnected;
+	bool msgmore, cork, setsockopt, norecv;
+	int case_id;		/* -t, -1: every case */
+	uint16_t port;
+	const char *sink;
+	int sink_gso;		/* 0 hw: GSO skb reaches the device; 1 sw; 2 none */
+	int sink_encap;		/* outer header bytes per packet on the sink */
+	bool sw_csum;		/* egress device has no checksum offload */
+	const char *kver;	/* --kernel-version: model another kernel */
+};
+
+static const struct gso_cfg *cfg;
 
 static const char *const sink_modes[] = { "hw", "sw", "none", NULL };
 static const char *const csum_modes[] = { "hw", "sw", NULL };
@@ -185,10 +190,10 @@ static void model_version(void)
 
 	km.ver = ug_kernel_version();
 	snprintf(km.ver_str, sizeof(km.ver_str), "%s", ug_kernel_release());
-	if (cfg_kver) {
-		if (sscanf(cfg_kver, "%u.%u.%u", &a, &b, &c) != 3 || a > 255 ||
+	if (cfg->kver) {
+		if (sscanf(cfg->kver, "%u.%u.%u", &a, &b, &c) != 3 || a > 255 ||
 		    b > 255)
-			ug_die(1, "--kernel-version '%s': allowed X.Y.Z", cfg_kver);
+			ug_die(1, "--kernel-version '%s': allowed X.Y.Z", cfg->kver);
 		snprintf(u.release, sizeof(u.release), "assumed by --kernel-version");
 		goto found;
 	}
@@ -445,7 +450,7 @@ static struct expect expect_of(const struct tcase *tc, const struct ctx *c,
 	} else if (gso && tc->sp == SP_NOCHECK) {
 		e.err = EINVAL;
 		e.why = "GSO needs UDP checksums";
-	} else if (gso && cfg_sw_csum && !km.csum_fallback) {
+	} else if (gso && cfg->sw_csum && !km.csum_fallback) {
 		e.err = EIO;
 		e.why = "no checksum offload (pre-10154dbded6d)";
 	} else if (gso && c->family == AF_INET6 && c->extra &&
@@ -457,7 +462,7 @@ static struct expect expect_of(const struct tcase *tc, const struct ctx *c,
 		e.why = "IPv6 extension header, no CHECKSUM_PARTIAL (pre-10154dbded6d)";
 	}
 	if (e.err) {
-		e.err_hidden = cfg_cork && len > 1;
+		e.err_hidden = cfg->cork && len > 1;
 		return e;
 	}
 	if (gso && len > gso) {
@@ -479,7 +484,7 @@ static struct sockaddr_storage dst_addr(int family, socklen_t *len)
 	struct sockaddr_storage ss;
 
 	*len = ug_parse_addr("dst", family == AF_INET ? "10.0.0.1" : "fd00::1",
-			     family, cfg_port, &ss);
+			     family, cfg->port, &ss);
 	return ss;
 }
 
@@ -539,7 +544,7 @@ static int rx_socket(int family)
 	if (bind(fd, (void *)&ss, sl))
 		ug_die_errno(1, "bind %s port %u (run from udpgso.sh, which "
 			     "sets up the addresses)", family == AF_INET ?
-			     "10.0.0.1" : "fd00::1", cfg_port);
+			     "10.0.0.1" : "fd00::1", cfg->port);
 	return fd;
 }
 
@@ -567,7 +572,7 @@ static int send_part(int fd, int family, const void *buf, int len, int gso,
 	if (tc->sp == SP_BADCMSG)
 		ug_cmsg_add(&msg, sizeof(ctrl), SOL_UDP, UDP_SEGMENT, &bad,
 			    sizeof(bad));
-	else if (gso && !cfg_setsockopt)
+	else if (gso && !cfg->setsockopt)
 		ug_cmsg_add_segment(&msg, sizeof(ctrl), gso);
 	if (!msg.msg_controllen)
 		msg.msg_control = NULL;
@@ -587,7 +592,7 @@ static int sink_read(const char *what, uint64_t *v)
 	FILE *f;
 
 	snprintf(path, sizeof(path), "/sys/class/net/%s/%s",
-		 cfg_sink, what);
+		 cfg->sink, what);
 	f = fopen(path, "r");
 	if (!f)
 		return -1;
@@ -650,7 +655,7 @@ static void sink_init(void)
 	uint64_t v;
 
 	if (sink_read("statistics/tx_packets", &v))
-		ug_skip("--sink %s: no such device in this namespace", cfg_sink);
+		ug_skip("--sink %s: no such device in this namespace", cfg->sink);
 	/* ARPHRD_ETHER: the 14 byte Ethernet header is in skb->len */
 	if (!sink_read("type", &v) && v == 1)
 		sink_l2 = 14;
@@ -666,7 +671,7 @@ static void sink_init(void)
 static bool check_sink(const struct ctx *c, const struct expect *e,
 		       uint64_t dp, uint64_t db, char *msg, size_t ml)
 {
-	int per = c->hdr + cfg_sink_encap + sink_l2;
+	int per = c->hdr + cfg->sink_encap + sink_l2;
 	int len = e->nseg ? (e->nseg - 1) * e->seg + e->last : 0;
 	uint64_t wp = 0, wb = 0;
 	const char *how = "";
@@ -674,7 +679,7 @@ static bool check_sink(const struct ctx *c, const struct expect *e,
 	sink_tot_p += dp;
 	sink_tot_b += db;
 
-	if (e->nseg && cfg_sink_gso != 2) {
+	if (e->nseg && cfg->sink_gso != 2) {
 		/*
 		 * IPv6 with extension headers: software USO since 30b03f2a0592
 		 * ("udp: Fall back to software USO if IPv6 extension headers
@@ -683,7 +688,7 @@ static bool check_sink(const struct ctx *c, const struct expect *e,
 		bool v6ext_sw = c->family == AF_INET6 && c->extra &&
 				km.csum_fallback;
 
-		if (e->nseg > 1 && cfg_sink_gso == 0 && !v6ext_sw &&
+		if (e->nseg > 1 && cfg->sink_gso == 0 && !v6ext_sw &&
 		    per + len < sink_gso_max) {
 			wp = 1;
 			wb = per + len;
@@ -692,19 +697,19 @@ static bool check_sink(const struct ctx *c, const struct expect *e,
 			wp = e->nseg;
 			wb = (uint64_t)e->nseg * per + len;
 			if (e->nseg > 1)
-				how = cfg_sink_gso != 0 ?
+				how = cfg->sink_gso != 0 ?
 				      " (segmented in software)" : v6ext_sw ?
 				      " (software USO: IPv6 extension header)" :
 				      " (segmented: over gso_max_size)";
 		}
 	}
 	if (dp == wp && db == wb) {
-		snprintf(msg, ml, "%s: %llu packets %llu bytes%s", cfg_sink,
+		snprintf(msg, ml, "%s: %llu packets %llu bytes%s", cfg->sink,
 			 (unsigned long long)dp, (unsigned long long)db, how);
 		return true;
 	}
 	snprintf(msg, ml, "%s: %llu packets %llu bytes, expected %llu "
-		 "packets %llu bytes%s", cfg_sink, (unsigned long long)dp,
+		 "packets %llu bytes%s", cfg->sink, (unsigned long long)dp,
 		 (unsigned long long)db, (unsigned long long)wp,
 		 (unsigned long long)wb, how);
 	return false;
@@ -763,17 +768,17 @@ static void run_case(struct ktap *t, int id, int family, bool connected,
 		ktap_fail(t, "%s: %s", desc, err);
 		return;
 	}
-	if (cfg_sink && (sink_read("statistics/tx_packets", &p0) ||
+	if (cfg->sink && (sink_read("statistics/tx_packets", &p0) ||
 			 sink_read("statistics/tx_bytes", &b0)))
-		ug_die(1, "--sink %s: cannot read its statistics", cfg_sink);
+		ug_die(1, "--sink %s: cannot read its statistics", cfg->sink);
 
-	if (tc->sp == SP_BADOPT || (cfg_setsockopt && gso)) {
+	if (tc->sp == SP_BADOPT || (cfg->setsockopt && gso)) {
 		int v = tc->sp == SP_BADOPT ? 65536 : gso;
 
 		if (setsockopt(fd, SOL_UDP, UDP_SEGMENT, &v, sizeof(v)))
 			got = errno;
 	}
-	if (!got && cfg_cork && len > 1) {
+	if (!got && cfg->cork && len > 1) {
 		setsockopt(fd, SOL_UDP, UDP_CORK, &one, sizeof(one));
 		got = send_part(fd, family, ug_pattern, 1, gso, tc, connected, 0);
 		if (!got)
@@ -781,7 +786,7 @@ static void run_case(struct ktap *t, int id, int family, bool connected,
 					connected, 0);
 		/* the push at uncork reports nothing: udp_lib_setsockopt */
 		setsockopt(fd, SOL_UDP, UDP_CORK, &zero, sizeof(zero));
-	} else if (!got && cfg_msgmore && len > 1) {
+	} else if (!got && cfg->msgmore && len > 1) {
 		got = send_part(fd, family, ug_pattern, 1, gso, tc, connected, MSG_MORE);
 		if (!got)
 			got = send_part(fd, family, ug_pattern + 1, len - 1, gso, tc,
@@ -797,7 +802,7 @@ static void run_case(struct ktap *t, int id, int family, bool connected,
 		if (ok) {
 			struct expect none = {0};
 
-			ok = cfg_sink ? true : check_rx(fdr, &none, msg, sizeof(msg));
+			ok = cfg->sink ? true : check_rx(fdr, &none, msg, sizeof(msg));
 			e.nseg = 0;
 		}
 		snprintf(err, sizeof(err), "%s at uncork (not reported), "
@@ -807,7 +812,7 @@ static void run_case(struct ktap *t, int id, int family, bool connected,
 		ok = got == e.err;
 		snprintf(err, sizeof(err), "%s expected, %s got (%s)",
 			 errname(e.err), errname(got), e.err ? e.why : "no error");
-		if (ok && !cfg_sink)
+		if (ok && !cfg->sink)
 			ok = check_rx(fdr, &(struct expect){0}, msg, sizeof(msg));
 		e.nseg = 0;
 	} else {
@@ -818,13 +823,13 @@ static void run_case(struct ktap *t, int id, int family, bool connected,
 		else
 			snprintf(err, sizeof(err), "%dx%d + %d", e.nseg - 1,
 				 e.seg, e.last);
-		ok = cfg_norecv ? true : check_rx(fdr, &e, msg, sizeof(msg));
+		ok = cfg->norecv ? true : check_rx(fdr, &e, msg, sizeof(msg));
 	}
-	if (ok && cfg_sink) {
+	if (ok && cfg->sink) {
 		if (sink_read("statistics/tx_packets", &p1) ||
 		    sink_read("statistics/tx_bytes", &b1))
 			ug_die(1, "--sink %s: cannot read its statistics",
-			       cfg_sink);
+			       cfg->sink);
 		ok = check_sink(&c, &e, p1 - p0, b1 - b0, msg, sizeof(msg));
 	}
 	ktap_result(t, ok, "%s: %s%s%s", desc, err, *msg ? "; " : "", msg);
@@ -860,22 +865,22 @@ static void run_family(struct ktap *t, int family)
 	char variant[96];
 	int pass, id, fdr = -1;
 
-	if (!cfg_norecv)
+	if (!cfg->norecv)
 		fdr = rx_socket(family);
 	for (pass = 0; pass < 2; pass++) {
 		bool connected = pass == 1;
 
-		if ((connected && !cfg_connected) ||
-		    (!connected && !cfg_unconnected))
+		if ((connected && !cfg->connected) ||
+		    (!connected && !cfg->unconnected))
 			continue;
 		snprintf(variant, sizeof(variant), "ipv%d %s %s%s",
 			 family == AF_INET ? 4 : 6, conn_name[pass],
-			 cfg_setsockopt ? "setsockopt" : "cmsg",
-			 cfg_cork ? " cork" : cfg_msgmore ? " msg_more" : "");
+			 cfg->setsockopt ? "setsockopt" : "cmsg",
+			 cfg->cork ? " cork" : cfg->msgmore ? " msg_more" : "");
 		if (connected)
 			check_path_mtu(t, family, variant);
 		for (id = 0; id < NCASES; id++) {
-			if (cfg_case >= 0 && id != cfg_case)
+			if (cfg->case_id >= 0 && id != cfg->case_id)
 				continue;
 			if (cases[id].family && cases[id].family != family)
 				continue;
@@ -910,7 +915,7 @@ static void usage(void)
 	exit(0);
 }
 
-static void parse_opts(int argc, char **argv)
+static void parse_opts(int argc, char **argv, struct gso_cfg *o)
 {
 	static const struct option lopts[] = {
 		{ "cork", no_argument, NULL, 'K' },
@@ -925,56 +930,59 @@ static void parse_opts(int argc, char **argv)
 	};
 	int c;
 
+	memset(o, 0, sizeof(*o));
+	o->case_id = -1;
+	o->port = 9000;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "46cCmRst:p:Lh", lopts, NULL)) != -1) {
 		switch (c) {
 		case '4':
-			cfg_v4 = true;
+			o->v4 = true;
 			break;
 		case '6':
-			cfg_v6 = true;
+			o->v6 = true;
 			break;
 		case 'c':
-			cfg_connected = true;
+			o->connected = true;
 			break;
 		case 'C':
-			cfg_unconnected = true;
+			o->unconnected = true;
 			break;
 		case 'm':
-			cfg_msgmore = true;
+			o->msgmore = true;
 			break;
 		case 'K':
-			cfg_cork = true;
+			o->cork = true;
 			break;
 		case 'R':
-			cfg_norecv = true;
+			o->norecv = true;
 			break;
 		case 's':
-			cfg_setsockopt = true;
+			o->setsockopt = true;
 			break;
 		case 't':
-			cfg_case = ug_parse_ll("-t", optarg, 0, NCASES - 1);
+			o->case_id = ug_parse_ll("-t", optarg, 0, NCASES - 1);
 			break;
 		case 'p':
-			cfg_port = ug_parse_ll("-p", optarg, 1, 65535);
+			o->port = ug_parse_ll("-p", optarg, 1, 65535);
 			break;
 		case 'S':
-			cfg_sink = optarg;
+			o->sink = optarg;
 			break;
 		case 'G':
-			cfg_sink_gso = ug_parse_choice("--sink-gso", optarg,
+			o->sink_gso = ug_parse_choice("--sink-gso", optarg,
 						       sink_modes);
 			break;
 		case 'E':
-			cfg_sink_encap = ug_parse_ll("--sink-encap", optarg, 0,
+			o->sink_encap = ug_parse_ll("--sink-encap", optarg, 0,
 						     256);
 			break;
 		case 'X':
-			cfg_sw_csum = ug_parse_choice("--csum", optarg,
+			o->sw_csum = ug_parse_choice("--csum", optarg,
 						      csum_modes) == 1;
 			break;
 		case 'V':
-			cfg_kver = optarg;
+			o->kver = optarg;
 			break;
 		case 'L':
 			list_cases();
@@ -996,42 +1004,44 @@ static void parse_opts(int argc, char **argv)
 	if (optind < argc)
 		ug_die(1, "%s: unexpected argument, allowed options only",
 		       argv[optind]);
-	if (cfg_msgmore && cfg_cork)
+	if (o->msgmore && o->cork)
 		ug_die(1, "-m and --cork: choose one of MSG_MORE or UDP_CORK");
-	if (cfg_sink && !cfg_norecv)
+	if (o->sink && !o->norecv)
 		ug_die(1, "--sink %s: needs -R (the sink receives nothing)",
-		       cfg_sink);
-	if (cfg_sink && (strchr(cfg_sink, '/') || strlen(cfg_sink) >= 16))
-		ug_die(1, "--sink '%s': not a device name", cfg_sink);
-	if (!cfg_v4 && !cfg_v6)
-		cfg_v4 = cfg_v6 = true;
-	if (!cfg_connected && !cfg_unconnected)
-		cfg_connected = cfg_unconnected = true;
-	if (cfg_case >= 0 && cases[cfg_case].family &&
-	    !(cases[cfg_case].family == AF_INET6 ? cfg_v6 : cfg_v4))
-		ug_die(1, "-t %d: case is IPv6 only, allowed with -6", cfg_case);
+		       o->sink);
+	if (o->sink && (strchr(o->sink, '/') || strlen(o->sink) >= 16))
+		ug_die(1, "--sink '%s': not a device name", o->sink);
+	if (!o->v4 && !o->v6)
+		o->v4 = o->v6 = true;
+	if (!o->connected && !o->unconnected)
+		o->connected = o->unconnected = true;
+	if (o->case_id >= 0 && cases[o->case_id].family &&
+	    !(cases[o->case_id].family == AF_INET6 ? o->v6 : o->v4))
+		ug_die(1, "-t %d: case is IPv6 only, allowed with -6", o->case_id);
 }
 
 int main(int argc, char **argv)
 {
 	uint64_t p0 = 0, b0 = 0, p1 = 0, b1 = 0;
+	struct gso_cfg opts;
 	struct ktap t;
 
 	ug_set_prog(argv[0]);
 	ug_pattern_init();
-	parse_opts(argc, argv);
-	if (cfg_sink) {
+	parse_opts(argc, argv, &opts);
+	cfg = &opts;
+	if (cfg->sink) {
 		sink_init();
 		if (sink_read("statistics/tx_packets", &p0) ||
 		    sink_read("statistics/tx_bytes", &b0))
-			ug_die(1, "--sink %s: cannot read its statistics", cfg_sink);
+			ug_die(1, "--sink %s: cannot read its statistics", cfg->sink);
 	}
-	model_init(cfg_v4 ? AF_INET : AF_INET6);
-	if (cfg_sink) {
+	model_init(cfg->v4 ? AF_INET : AF_INET6);
+	if (cfg->sink) {
 		/* the probes' datagrams leave through the sink too */
 		if (sink_read("statistics/tx_packets", &p1) ||
 		    sink_read("statistics/tx_bytes", &b1))
-			ug_die(1, "--sink %s: cannot read its statistics", cfg_sink);
+			ug_die(1, "--sink %s: cannot read its statistics", cfg->sink);
 		sink_tot_p += p1 - p0;
 		sink_tot_b += b1 - b0;
 	}
@@ -1041,13 +1051,13 @@ int main(int argc, char **argv)
 	ktap_info("segment limit: %s", km.limit_why);
 	ktap_info("gso_size over the path MTU: %s", km.oversize_why);
 	ktap_info("GSO without checksum offload: %s", km.csum_why);
-	if (cfg_v4)
+	if (cfg->v4)
 		run_family(&t, AF_INET);
-	if (cfg_v6)
+	if (cfg->v6)
 		run_family(&t, AF_INET6);
-	if (cfg_sink)
+	if (cfg->sink)
 		ktap_info("sink totals (cases and probes): %s packets=%llu bytes=%llu",
-			  cfg_sink,
+			  cfg->sink,
 			  (unsigned long long)sink_tot_p, (unsigned long long)sink_tot_b);
 	return ktap_finish(&t);
 }

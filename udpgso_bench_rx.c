@@ -54,7 +54,8 @@ static const char *const stop_names[] = {
 	"signal", "end of TCP stream",
 };
 
-static struct {
+/* the options: filled once by parse_opts, read-only after (through cfg) */
+struct rx_cfg {
 	int family;
 	long long port;
 	const char *bind_str;
@@ -70,10 +71,14 @@ static struct {
 	long long rcvbuf;			/* 0: upstream's 2 MiB */
 	int ncpus;
 	long long cpus[RX_MAX_CPUS];
-} cfg = {
+};
+
+static const struct rx_cfg rx_defaults = {
 	.family = AF_INET6, .port = 8000, .mode = MODE_RECV, .batch = 64,
 	.reuseport = 1, .flows = 1,
 };
+
+static const struct rx_cfg *cfg;
 
 /* per flow: which sequence numbers were seen, in a window that slides up */
 struct flow {
@@ -169,7 +174,7 @@ static const struct option long_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static void parse_opts(int argc, char **argv)
+static void parse_opts(int argc, char **argv, struct rx_cfg *o)
 {
 	const char *len_arg = NULL, *gso_arg = NULL;
 	bool mode_set = false, batch_set = false;
@@ -177,82 +182,83 @@ static void parse_opts(int argc, char **argv)
 	char what[128];
 	int c, i;
 
+	*o = rx_defaults;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":46b:C:Ghl:n:p:rR:S:tv", long_opts,
 				NULL)) != -1) {
 		switch (c) {
 		case '4':
-			cfg.family = AF_INET;
+			o->family = AF_INET;
 			break;
 		case '6':	/* not upstream's (its default), as tx's -6 */
-			cfg.family = AF_INET6;
+			o->family = AF_INET6;
 			break;
 		case 'b':
-			cfg.bind_str = optarg;
+			o->bind_str = optarg;
 			break;
 		case 'C':
-			cfg.connect_ms = ug_parse_ll("-C", optarg, 0, 86400000);
+			o->connect_ms = ug_parse_ll("-C", optarg, 0, 86400000);
 			break;
 		case 'G':
-			cfg.gro = true;
+			o->gro = true;
 			break;
 		case 'l':
 			len_arg = optarg;
-			cfg.exp_len = ug_parse_ll("-l", optarg, 1, UG_MAX_UDP6);
+			o->exp_len = ug_parse_ll("-l", optarg, 1, UG_MAX_UDP6);
 			break;
 		case 'n':
-			cfg.exp_nr = ug_parse_ll("-n", optarg, 0, 1000000000000ll);
+			o->exp_nr = ug_parse_ll("-n", optarg, 0, 1000000000000ll);
 			break;
 		case 'p':
-			cfg.port = ug_parse_ll("-p", optarg, 1, 65535);
+			o->port = ug_parse_ll("-p", optarg, 1, 65535);
 			break;
 		case 'r':
-			cfg.read_all = true;
+			o->read_all = true;
 			break;
 		case 'R':
-			cfg.rcv_ms = ug_parse_ll("-R", optarg, 0, 86400000);
+			o->rcv_ms = ug_parse_ll("-R", optarg, 0, 86400000);
 			break;
 		case 'S':
 			gso_arg = optarg;
-			cfg.exp_gso = ug_parse_ll("-S", optarg, -1, UG_MAX_UDP6);
+			o->exp_gso = ug_parse_ll("-S", optarg, -1, UG_MAX_UDP6);
 			break;
 		case 't':
-			cfg.tcp = true;
+			o->tcp = true;
 			break;
 		case 'v':
-			cfg.verify = true;
+			o->verify = true;
 			break;
 		case OPT_JSON:
-			cfg.json = true;
+			o->json = true;
 			break;
 		case OPT_MODE:
-			cfg.mode = ug_parse_choice("--mode", optarg, mode_names);
+			o->mode = ug_parse_choice("--mode", optarg, mode_names);
 			mode_set = true;
 			break;
 		case OPT_BATCH:
-			cfg.batch = ug_parse_ll("--batch", optarg, 1, 1024);
+			o->batch = ug_parse_ll("--batch", optarg, 1, 1024);
 			batch_set = true;
 			break;
 		case OPT_REUSEPORT:
-			cfg.reuseport = ug_parse_ll("--reuseport", optarg, 1, 64);
+			o->reuseport = ug_parse_ll("--reuseport", optarg, 1, 64);
 			break;
 		case OPT_SEQ:
-			cfg.seq = true;
+			o->seq = true;
 			break;
 		case OPT_FLOWS:
-			cfg.flows = ug_parse_ll("--flows", optarg, 1, 65536);
-			cfg.seq = true;
+			o->flows = ug_parse_ll("--flows", optarg, 1, 65536);
+			o->seq = true;
 			break;
 		case OPT_RCVBUF:
-			cfg.rcvbuf = ug_parse_ll_suffix("--rcvbuf", optarg, 1024,
+			o->rcvbuf = ug_parse_ll_suffix("--rcvbuf", optarg, 1024,
 							1ll << 30);
 			break;
 		case OPT_CPU:
 			ncpu_conf = sysconf(_SC_NPROCESSORS_CONF);
 			if (ncpu_conf < 1)
 				ncpu_conf = 1;
-			cfg.ncpus = ug_parse_list("--cpu", optarg, 0, ncpu_conf - 1,
-						  cfg.cpus, RX_MAX_CPUS);
+			o->ncpus = ug_parse_list("--cpu", optarg, 0, ncpu_conf - 1,
+						  o->cpus, RX_MAX_CPUS);
 			break;
 		case 'h':
 			printf("usage: %s " RX_USAGE "\n", ug_prog);
@@ -277,47 +283,47 @@ static void parse_opts(int argc, char **argv)
 
 	/* the largest UDP payload depends on the family */
 	if (len_arg)
-		cfg.exp_len = ug_parse_ll("-l", len_arg, 1, ug_max_udp_payload(cfg.family));
+		o->exp_len = ug_parse_ll("-l", len_arg, 1, ug_max_udp_payload(o->family));
 	if (gso_arg)
-		cfg.exp_gso = ug_parse_ll("-S", gso_arg, -1, ug_max_udp_payload(cfg.family));
-	if (cfg.seq || cfg.verify)
-		cfg.read_all = true;
+		o->exp_gso = ug_parse_ll("-S", gso_arg, -1, ug_max_udp_payload(o->family));
+	if (o->seq || o->verify)
+		o->read_all = true;
 
-	if (cfg.tcp) {
-		ug_die_if(cfg.gro, "-t and -G conflict: UDP_GRO is a UDP socket option");
-		ug_die_if(cfg.exp_len || cfg.exp_gso,
+	if (o->tcp) {
+		ug_die_if(o->gro, "-t and -G conflict: UDP_GRO is a UDP socket option");
+		ug_die_if(o->exp_len || o->exp_gso,
 			 "-t conflicts with -l and -S (TCP has no datagrams)");
-		ug_die_if(cfg.verify || cfg.seq,
+		ug_die_if(o->verify || o->seq,
 			 "-t conflicts with -v and --seq (a byte stream has no datagram "
 			 "boundaries to verify)");
-		ug_die_if(mode_set && cfg.mode != MODE_RECV,
+		ug_die_if(mode_set && o->mode != MODE_RECV,
 			 "-t reads with --mode recv only");
 		ug_die_if(batch_set, "-t conflicts with --batch (recvmmsg is for UDP)");
-		ug_die_if(cfg.reuseport > 1, "-t conflicts with --reuseport (one connection)");
+		ug_die_if(o->reuseport > 1, "-t conflicts with --reuseport (one connection)");
 	}
 	if (!mode_set)
-		cfg.mode = batch_set ? MODE_RECVMMSG :
-			   (cfg.gro || cfg.exp_gso) ? MODE_RECVMSG : MODE_RECV;
-	ug_die_if(cfg.mode == MODE_RECV && cfg.gro,
+		o->mode = batch_set ? MODE_RECVMMSG :
+			   (o->gro || o->exp_gso) ? MODE_RECVMSG : MODE_RECV;
+	ug_die_if(o->mode == MODE_RECV && o->gro,
 		 "-G needs --mode recvmsg or recvmmsg (the gso_size cmsg)");
-	ug_die_if(cfg.mode == MODE_RECV && cfg.exp_gso,
+	ug_die_if(o->mode == MODE_RECV && o->exp_gso,
 		 "-S needs --mode recvmsg or recvmmsg (the gso_size cmsg)");
-	ug_die_if(batch_set && cfg.mode != MODE_RECVMMSG, "--batch needs --mode recvmmsg");
-	if (cfg.mode != MODE_RECVMMSG)
-		cfg.batch = 1;
-	if (cfg.read_all && (unsigned long long)cfg.batch * RX_MSG_LEN * cfg.reuseport >
+	ug_die_if(batch_set && o->mode != MODE_RECVMMSG, "--batch needs --mode recvmmsg");
+	if (o->mode != MODE_RECVMMSG)
+		o->batch = 1;
+	if (o->read_all && (unsigned long long)o->batch * RX_MSG_LEN * o->reuseport >
 	    RX_MAX_BUF)
 		ug_die(1, "--batch %d x --reuseport %d x 64 KiB buffers: more than 1 GiB, "
-		       "allowed batch x reuseport <= 16384", cfg.batch, cfg.reuseport);
+		       "allowed batch x reuseport <= 16384", o->batch, o->reuseport);
 
-	if (cfg.bind_str)
-		cfg.bind_len = ug_parse_addr("-b", cfg.bind_str, cfg.family,
-					     cfg.port, &cfg.bind_addr);
+	if (o->bind_str)
+		o->bind_len = ug_parse_addr("-b", o->bind_str, o->family,
+					     o->port, &o->bind_addr);
 	else
-		cfg.bind_len = ug_any_addr(cfg.family, cfg.port, &cfg.bind_addr);
-	for (i = 0; i < cfg.ncpus; i++)
-		if (cfg.cpus[i] >= CPU_SETSIZE)
-			ug_die(1, "--cpu %lld: out of range", cfg.cpus[i]);
+		o->bind_len = ug_any_addr(o->family, o->port, &o->bind_addr);
+	for (i = 0; i < o->ncpus; i++)
+		if (o->cpus[i] >= CPU_SETSIZE)
+			ug_die(1, "--cpu %lld: out of range", o->cpus[i]);
 }
 
 /* ---- sequence numbers ---------------------------------------------------- */
@@ -412,20 +418,20 @@ static void rx_datagram(struct worker *w, const uint8_t *p, size_t len)
 	uint32_t id;
 	uint64_t seq;
 
-	if (!cfg.seq) {
+	if (!cfg->seq) {
 		/* upstream refuses an empty datagram under -v */
 		if (!len || ug_check_pattern(p, 0, len))
 			verify_fail(w, p, 0, len);
 		return;
 	}
-	if (ug_read_stamp(p, len, &id, &seq) || id >= (uint32_t)cfg.flows) {
+	if (ug_read_stamp(p, len, &id, &seq) || id >= (uint32_t)cfg->flows) {
 		w->err[E_STAMP]++;
 		return;
 	}
 	if (len > (size_t)UG_HDR_LEN &&
 	    ug_check_pattern(p + UG_HDR_LEN, UG_HDR_LEN, len - UG_HDR_LEN))
 		verify_fail(w, p, UG_HDR_LEN, len);
-	if (cfg.reuseport > 1) {
+	if (cfg->reuseport > 1) {
 		pthread_mutex_lock(&flows[id].lock);
 		flow_record(&flows[id], seq);
 		pthread_mutex_unlock(&flows[id].lock);
@@ -443,15 +449,15 @@ static void rx_datagram(struct worker *w, const uint8_t *p, size_t len)
 static void rx_read(struct worker *w, const uint8_t *p, size_t len, size_t cap, int gso)
 {
 	size_t seg, off = 0, l;
-	bool data = cfg.read_all;
+	bool data = cfg->read_all;
 
 	w->reads++;
 	w->bytes += len;
 	if (gso > 0)
 		w->gro_reads++;
-	if (cfg.exp_gso && gso != cfg.exp_gso && !w->err[E_GSO]++)
+	if (cfg->exp_gso && gso != cfg->exp_gso && !w->err[E_GSO]++)
 		w->first_bad_gso = gso;
-	if (cfg.exp_len && (long long)len != cfg.exp_len && !w->err[E_LEN]++)
+	if (cfg->exp_len && (long long)len != cfg->exp_len && !w->err[E_LEN]++)
 		w->first_bad_len = len;
 	if (data && len > cap) {
 		w->err[E_TRUNC]++;
@@ -464,7 +470,7 @@ static void rx_read(struct worker *w, const uint8_t *p, size_t len, size_t cap, 
 	seg = gso > 0 ? (size_t)gso : len;
 	do {
 		l = len - off < seg ? len - off : seg;
-		if (cfg.verify || cfg.seq)
+		if (cfg->verify || cfg->seq)
 			rx_datagram(w, p + off, l);
 		w->datagrams++;
 		off += l;
@@ -517,12 +523,12 @@ static unsigned int rx_budget(unsigned int max)
 {
 	uint64_t done;
 
-	if (!cfg.exp_nr)
+	if (!cfg->exp_nr)
 		return max;
 	done = __atomic_load_n(&g_reads, __ATOMIC_RELAXED);
-	if (done >= (uint64_t)cfg.exp_nr)
+	if (done >= (uint64_t)cfg->exp_nr)
 		return 0;
-	return (uint64_t)cfg.exp_nr - done < max ? (uint64_t)cfg.exp_nr - done : max;
+	return (uint64_t)cfg->exp_nr - done < max ? (uint64_t)cfg->exp_nr - done : max;
 }
 
 /* after a call that returned @n reads, taken at @t0 (0 once started) */
@@ -536,8 +542,8 @@ static void rx_account(struct worker *w, uint64_t t0, unsigned int n)
 	}
 	__atomic_store_n(&w->pub_bytes, w->bytes, __ATOMIC_RELAXED);
 	__atomic_store_n(&w->pub_calls, w->calls, __ATOMIC_RELAXED);
-	if (cfg.exp_nr && __atomic_add_fetch(&g_reads, n, __ATOMIC_RELAXED) >=
-	    (uint64_t)cfg.exp_nr)
+	if (cfg->exp_nr && __atomic_add_fetch(&g_reads, n, __ATOMIC_RELAXED) >=
+	    (uint64_t)cfg->exp_nr)
 		rx_stop(STOP_COUNT);
 }
 
@@ -546,7 +552,7 @@ static int rx_call(struct worker *w, unsigned int vlen)
 {
 	ssize_t r;
 
-	switch (cfg.mode) {
+	switch (cfg->mode) {
 	case MODE_RECV:
 		r = recv(w->fd, w->iovs[0].iov_base, w->iovs[0].iov_len,
 			 MSG_TRUNC | MSG_DONTWAIT);
@@ -565,13 +571,13 @@ static int rx_call(struct worker *w, unsigned int vlen)
 
 static void loop_udp(struct worker *w)
 {
-	size_t cap = cfg.read_all ? RX_MSG_LEN : 0;
-	bool cm = cfg.gro || cfg.exp_gso;
+	size_t cap = cfg->read_all ? RX_MSG_LEN : 0;
+	bool cm = cfg->gro || cfg->exp_gso;
 	unsigned int vlen;
 	uint64_t t0;
 	int i, r;
 
-	for (i = 0; i < cfg.batch; i++) {
+	for (i = 0; i < cfg->batch; i++) {
 		struct msghdr *m = &w->msgs[i].msg_hdr;
 
 		w->iovs[i].iov_base = w->buf + i * cap;
@@ -580,7 +586,7 @@ static void loop_udp(struct worker *w)
 		m->msg_iovlen = 1;
 		m->msg_control = cm ? w->ctrl + i * RX_CTRL_LEN : NULL;
 	}
-	while (!stopping() && (vlen = rx_budget(cfg.batch))) {
+	while (!stopping() && (vlen = rx_budget(cfg->batch))) {
 		if (cm)
 			for (i = 0; i < (int)vlen; i++)
 				w->msgs[i].msg_hdr.msg_controllen = RX_CTRL_LEN;
@@ -601,8 +607,8 @@ static void loop_udp(struct worker *w)
 /* TCP, as upstream: one connection; without -r the data is dropped unread */
 static void loop_tcp(struct worker *w)
 {
-	int lfd = w->fd, flags = MSG_DONTWAIT | (cfg.read_all ? 0 : MSG_TRUNC);
-	void *buf = cfg.read_all ? w->buf : NULL;
+	int lfd = w->fd, flags = MSG_DONTWAIT | (cfg->read_all ? 0 : MSG_TRUNC);
+	void *buf = cfg->read_all ? w->buf : NULL;
 	uint64_t t0;
 	ssize_t r;
 
@@ -640,7 +646,7 @@ static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
 
-	if (cfg.tcp)
+	if (cfg->tcp)
 		loop_tcp(w);
 	else
 		loop_udp(w);
@@ -654,15 +660,15 @@ static int rx_socket(void)
 	int fd, one = 1, zero = 0, val;
 	char addr[80];
 
-	fd = socket(cfg.family, (cfg.tcp ? SOCK_STREAM : SOCK_DGRAM) | SOCK_CLOEXEC, 0);
+	fd = socket(cfg->family, (cfg->tcp ? SOCK_STREAM : SOCK_DGRAM) | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		ug_die_errno(1, "socket");
-	if (cfg.rcvbuf) {
-		val = cfg.rcvbuf;
+	if (cfg->rcvbuf) {
+		val = cfg->rcvbuf;
 		/* FORCE passes net.core.rmem_max when we may */
 		if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &val, sizeof(val)) &&
 		    setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &val, sizeof(val)))
-			ug_die_errno(1, "--rcvbuf %lld: setsockopt", cfg.rcvbuf);
+			ug_die_errno(1, "--rcvbuf %lld: setsockopt", cfg->rcvbuf);
 	} else {
 		val = RX_RCVBUF_DEF;
 		if (setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &val, sizeof(val)))
@@ -670,23 +676,23 @@ static int rx_socket(void)
 	}
 	/* upstream sets SO_REUSEPORT on every socket; only a group needs it */
 	if (setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &one, sizeof(one)) &&
-	    cfg.reuseport > 1) {
+	    cfg->reuseport > 1) {
 		if (errno == ENOPROTOOPT || errno == EOPNOTSUPP)
 			ug_skip("SO_REUSEPORT not supported by kernel %s",
 				ug_kernel_release());
 		ug_die_errno(1, "setsockopt SO_REUSEPORT");
 	}
 	/* the default IPv6 socket is dual-stack, whatever bindv6only says */
-	if (cfg.family == AF_INET6)
+	if (cfg->family == AF_INET6)
 		setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero));
-	if (bind(fd, (struct sockaddr *)&cfg.bind_addr, cfg.bind_len))
-		ug_die_errno(1, "bind %s", ug_addr_str(&cfg.bind_addr, addr, sizeof(addr)));
-	if (cfg.gro && setsockopt(fd, SOL_UDP, UDP_GRO, &one, sizeof(one))) {
+	if (bind(fd, (struct sockaddr *)&cfg->bind_addr, cfg->bind_len))
+		ug_die_errno(1, "bind %s", ug_addr_str(&cfg->bind_addr, addr, sizeof(addr)));
+	if (cfg->gro && setsockopt(fd, SOL_UDP, UDP_GRO, &one, sizeof(one))) {
 		if (errno == ENOPROTOOPT || errno == EOPNOTSUPP)
 			ug_skip("UDP_GRO not supported by kernel %s", ug_kernel_release());
 		ug_die_errno(1, "setsockopt UDP_GRO");
 	}
-	if (cfg.tcp && listen(fd, 1))
+	if (cfg->tcp && listen(fd, 1))
 		ug_die_errno(1, "listen");
 	return fd;
 }
@@ -706,15 +712,15 @@ static void worker_init(struct worker *w, int idx, int fd)
 
 	w->idx = idx;
 	w->fd = fd;
-	if (cfg.tcp)
-		buflen = cfg.read_all ? RX_TCP_LEN : 1;
+	if (cfg->tcp)
+		buflen = cfg->read_all ? RX_TCP_LEN : 1;
 	else
-		buflen = cfg.read_all ? (size_t)cfg.batch * RX_MSG_LEN : 1;
+		buflen = cfg->read_all ? (size_t)cfg->batch * RX_MSG_LEN : 1;
 	w->buf = xcalloc(1, buflen);
 	memset(w->buf, 0, buflen);	/* fault the pages in before the clock runs */
-	w->msgs = xcalloc(cfg.batch, sizeof(*w->msgs));
-	w->iovs = xcalloc(cfg.batch, sizeof(*w->iovs));
-	w->ctrl = xcalloc(cfg.batch, RX_CTRL_LEN);
+	w->msgs = xcalloc(cfg->batch, sizeof(*w->msgs));
+	w->iovs = xcalloc(cfg->batch, sizeof(*w->iovs));
+	w->ctrl = xcalloc(cfg->batch, RX_CTRL_LEN);
 }
 
 static void start_workers(void)
@@ -723,19 +729,19 @@ static void start_workers(void)
 	cpu_set_t set;
 	int i, err;
 
-	for (i = 0; i < cfg.reuseport; i++) {
+	for (i = 0; i < cfg->reuseport; i++) {
 		pthread_attr_init(&attr);
-		if (cfg.ncpus) {
+		if (cfg->ncpus) {
 			CPU_ZERO(&set);
-			CPU_SET(cfg.cpus[i % cfg.ncpus], &set);
+			CPU_SET(cfg->cpus[i % cfg->ncpus], &set);
 			pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
 		}
 		err = pthread_create(&workers[i].thread, &attr, worker_main, &workers[i]);
 		pthread_attr_destroy(&attr);
 		if (err) {
 			errno = err;
-			if (cfg.ncpus)
-				ug_die_errno(1, "--cpu %lld: thread %d", cfg.cpus[i % cfg.ncpus], i);
+			if (cfg->ncpus)
+				ug_die_errno(1, "--cpu %lld: thread %d", cfg->cpus[i % cfg->ncpus], i);
 			ug_die_errno(1, "pthread_create");
 		}
 	}
@@ -756,7 +762,7 @@ static void monitor(void)
 		now = ug_now_ns();
 		calls = bytes = 0;
 		any = false;
-		for (i = 0; i < cfg.reuseport; i++) {
+		for (i = 0; i < cfg->reuseport; i++) {
 			calls += __atomic_load_n(&workers[i].pub_calls, __ATOMIC_RELAXED);
 			bytes += __atomic_load_n(&workers[i].pub_bytes, __ATOMIC_RELAXED);
 			any |= __atomic_load_n(&workers[i].started, __ATOMIC_RELAXED);
@@ -770,16 +776,16 @@ static void monitor(void)
 			started = true;
 			last_prog = now;
 		}
-		if (!started && cfg.connect_ms &&
-		    now - start >= (uint64_t)cfg.connect_ms * 1000000)
+		if (!started && cfg->connect_ms &&
+		    now - start >= (uint64_t)cfg->connect_ms * 1000000)
 			rx_stop(STOP_CONNECT_TIMEOUT);
 		/* -R: the longest pause between reads after that */
-		if (started && cfg.rcv_ms && now - last_prog >= (uint64_t)cfg.rcv_ms * 1000000)
+		if (started && cfg->rcv_ms && now - last_prog >= (uint64_t)cfg->rcv_ms * 1000000)
 			rx_stop(STOP_IDLE_TIMEOUT);
 		/* upstream prints these only without -n */
-		if (!cfg.exp_nr && now - last_rep >= 1000000000ull) {
+		if (!cfg->exp_nr && now - last_rep >= 1000000000ull) {
 			if (calls != rep_calls)
-				ug_rate_line(cfg.tcp ? "tcp" : "udp", "rx", bytes - rep_bytes,
+				ug_rate_line(cfg->tcp ? "tcp" : "udp", "rx", bytes - rep_bytes,
 					     calls - rep_calls, -1);
 			rep_calls = calls;
 			rep_bytes = bytes;
@@ -802,7 +808,7 @@ static void sum_up(struct totals *t)
 	int i, e;
 
 	memset(t, 0, sizeof(*t));
-	for (i = 0; i < cfg.reuseport; i++) {
+	for (i = 0; i < cfg->reuseport; i++) {
 		struct worker *w = &workers[i];
 
 		t->bytes += w->bytes;
@@ -817,7 +823,7 @@ static void sum_up(struct totals *t)
 		if (w->last_ns > t->last_ns)
 			t->last_ns = w->last_ns;
 	}
-	for (i = 0; cfg.seq && i < cfg.flows; i++) {
+	for (i = 0; cfg->seq && i < cfg->flows; i++) {
 		struct flow *f = &flows[i];
 
 		if (!f->seen)
@@ -829,7 +835,7 @@ static void sum_up(struct totals *t)
 			t->loss += f->highest + 1 - f->distinct;
 	}
 	t->err[E_DUP] = t->dup;
-	if (cfg.exp_nr && t->reads != (uint64_t)cfg.exp_nr)
+	if (cfg->exp_nr && t->reads != (uint64_t)cfg->exp_nr)
 		t->err[E_COUNT] = 1;
 	for (e = 0; e < E_NR; e++)
 		t->errors += t->err[e];
@@ -845,30 +851,30 @@ static void print_json(const struct totals *t)
 	int i;
 
 	ug_cpu_usage(&user, &sys);
-	ug_json_head(&j, "udpgso_bench_rx", cfg.family, cfg.tcp, mode_names[cfg.mode]);
+	ug_json_head(&j, "udpgso_bench_rx", cfg->family, cfg->tcp, mode_names[cfg->mode]);
 
 	ug_json_obj_open(&j, "options");
-	ug_json_u64(&j, "port", cfg.port);
-	ug_json_str(&j, "bind", cfg.bind_str ? cfg.bind_str :
-		    cfg.family == AF_INET ? "0.0.0.0" : "::");
-	ug_json_i64(&j, "connect_timeout_ms", cfg.connect_ms);
-	ug_json_i64(&j, "rcv_timeout_ms", cfg.rcv_ms);
-	ug_json_bool(&j, "gro", cfg.gro);
-	ug_json_bool(&j, "read_all", cfg.read_all);
-	ug_json_bool(&j, "verify", cfg.verify);
-	ug_json_bool(&j, "tcp", cfg.tcp);
-	ug_json_i64(&j, "expected_len", cfg.exp_len);
-	ug_json_i64(&j, "expected_reads", cfg.exp_nr);
-	ug_json_i64(&j, "expected_gso_size", cfg.exp_gso);
-	ug_json_i64(&j, "batch", cfg.batch);
-	ug_json_i64(&j, "reuseport", cfg.reuseport);
-	ug_json_bool(&j, "seq", cfg.seq);
-	ug_json_i64(&j, "flows", cfg.seq ? cfg.flows : 0);
-	ug_json_i64(&j, "rcvbuf", cfg.rcvbuf ? cfg.rcvbuf : RX_RCVBUF_DEF);
-	if (cfg.ncpus) {
+	ug_json_u64(&j, "port", cfg->port);
+	ug_json_str(&j, "bind", cfg->bind_str ? cfg->bind_str :
+		    cfg->family == AF_INET ? "0.0.0.0" : "::");
+	ug_json_i64(&j, "connect_timeout_ms", cfg->connect_ms);
+	ug_json_i64(&j, "rcv_timeout_ms", cfg->rcv_ms);
+	ug_json_bool(&j, "gro", cfg->gro);
+	ug_json_bool(&j, "read_all", cfg->read_all);
+	ug_json_bool(&j, "verify", cfg->verify);
+	ug_json_bool(&j, "tcp", cfg->tcp);
+	ug_json_i64(&j, "expected_len", cfg->exp_len);
+	ug_json_i64(&j, "expected_reads", cfg->exp_nr);
+	ug_json_i64(&j, "expected_gso_size", cfg->exp_gso);
+	ug_json_i64(&j, "batch", cfg->batch);
+	ug_json_i64(&j, "reuseport", cfg->reuseport);
+	ug_json_bool(&j, "seq", cfg->seq);
+	ug_json_i64(&j, "flows", cfg->seq ? cfg->flows : 0);
+	ug_json_i64(&j, "rcvbuf", cfg->rcvbuf ? cfg->rcvbuf : RX_RCVBUF_DEF);
+	if (cfg->ncpus) {
 		ug_json_arr_open(&j, "cpu");
-		for (i = 0; i < cfg.ncpus; i++)
-			ug_json_i64(&j, NULL, cfg.cpus[i]);
+		for (i = 0; i < cfg->ncpus; i++)
+			ug_json_i64(&j, NULL, cfg->cpus[i]);
 		ug_json_arr_close(&j);
 	} else {
 		ug_json_null(&j, "cpu");
@@ -886,7 +892,7 @@ static void print_json(const struct totals *t)
 	ug_json_u64(&j, "reads", t->reads);
 	ug_json_u64(&j, "gro_reads", t->gro_reads);
 	ug_json_dbl(&j, "datagrams_per_read", t->reads ? (double)t->datagrams / t->reads : 0);
-	if (cfg.seq) {
+	if (cfg->seq) {
 		ug_json_obj_open(&j, "seq");
 		ug_json_u64(&j, "loss", t->loss);
 		ug_json_u64(&j, "dup", t->dup);
@@ -898,7 +904,7 @@ static void print_json(const struct totals *t)
 	}
 	ug_json_u64(&j, "verify_errors", t->err[E_VERIFY]);
 	ug_json_arr_open(&j, "sockets");
-	for (i = 0; i < cfg.reuseport; i++) {
+	for (i = 0; i < cfg->reuseport; i++) {
 		ug_json_obj_open(&j, NULL);
 		ug_json_i64(&j, "index", i);
 		ug_json_u64(&j, "datagrams", workers[i].datagrams);
@@ -916,7 +922,7 @@ static struct worker *first_with(int e)
 {
 	int i;
 
-	for (i = 0; i < cfg.reuseport; i++)
+	for (i = 0; i < cfg->reuseport; i++)
 		if (workers[i].err[e])
 			return &workers[i];
 	return &workers[0];
@@ -930,16 +936,16 @@ static void report_failures(const struct totals *t)
 	if (t->err[E_COUNT])
 		fprintf(stderr, "%s: -n: wrong number of reads, got %llu, expected %lld "
 			"(stopped by %s)\n", ug_prog, (unsigned long long)t->reads,
-			cfg.exp_nr, stop_names[g_stop]);
+			cfg->exp_nr, stop_names[g_stop]);
 	if (t->err[E_LEN])
 		fprintf(stderr, "%s: -l: %llu reads with a bad length, first %lld, "
 			"expected %lld\n", ug_prog, (unsigned long long)t->err[E_LEN],
-			first_with(E_LEN)->first_bad_len, cfg.exp_len);
+			first_with(E_LEN)->first_bad_len, cfg->exp_len);
 	if (t->err[E_GSO])
 		fprintf(stderr, "%s: -S: %llu reads with a bad gso size, first %lld, "
 			"expected %lld (-1: no UDP_GRO cmsg)\n", ug_prog,
 			(unsigned long long)t->err[E_GSO],
-			first_with(E_GSO)->first_bad_gso, cfg.exp_gso);
+			first_with(E_GSO)->first_bad_gso, cfg->exp_gso);
 	if (t->err[E_VERIFY]) {
 		w = first_with(E_VERIFY);
 		fprintf(stderr, "%s: verify: %llu datagrams with a bad payload, first: "
@@ -951,7 +957,7 @@ static void report_failures(const struct totals *t)
 	if (t->err[E_STAMP])
 		fprintf(stderr, "%s: --seq: %llu datagrams without a valid stamp "
 			"(magic 0x%08x, flow id below %d)\n", ug_prog,
-			(unsigned long long)t->err[E_STAMP], UG_MAGIC, cfg.flows);
+			(unsigned long long)t->err[E_STAMP], UG_MAGIC, cfg->flows);
 	if (t->err[E_DUP])
 		fprintf(stderr, "%s: --seq: %llu duplicate datagrams\n", ug_prog,
 			(unsigned long long)t->err[E_DUP]);
@@ -967,11 +973,13 @@ static void report_failures(const struct totals *t)
 int main(int argc, char **argv)
 {
 	struct sigaction sa = { .sa_handler = on_signal };
+	struct rx_cfg opts;
 	struct totals t;
 	int i;
 
 	ug_set_prog(argv[0]);
-	parse_opts(argc, argv);
+	parse_opts(argc, argv, &opts);
+	cfg = &opts;
 	ug_pattern_init();
 
 	g_efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
@@ -983,38 +991,38 @@ int main(int argc, char **argv)
 
 	/* bind every socket first: a test waits for the port to appear */
 	workers = NULL;
-	if (posix_memalign((void **)&workers, 64, cfg.reuseport * sizeof(*workers)))
+	if (posix_memalign((void **)&workers, 64, cfg->reuseport * sizeof(*workers)))
 		ug_die(1, "out of memory");
-	memset(workers, 0, cfg.reuseport * sizeof(*workers));
-	for (i = 0; i < cfg.reuseport; i++)
+	memset(workers, 0, cfg->reuseport * sizeof(*workers));
+	for (i = 0; i < cfg->reuseport; i++)
 		workers[i].fd = rx_socket();
-	for (i = 0; i < cfg.reuseport; i++)
+	for (i = 0; i < cfg->reuseport; i++)
 		worker_init(&workers[i], i, workers[i].fd);
-	if (cfg.seq) {
-		flows = xcalloc(cfg.flows, sizeof(*flows));
-		for (i = 0; i < cfg.flows; i++)
+	if (cfg->seq) {
+		flows = xcalloc(cfg->flows, sizeof(*flows));
+		for (i = 0; i < cfg->flows; i++)
 			pthread_mutex_init(&flows[i].lock, NULL);
 	}
 
 	start_workers();
 	monitor();
-	for (i = 0; i < cfg.reuseport; i++) {
+	for (i = 0; i < cfg->reuseport; i++) {
 		pthread_join(workers[i].thread, NULL);
 		close(workers[i].fd);
 	}
 
 	sum_up(&t);
-	if (cfg.json)
+	if (cfg->json)
 		print_json(&t);
 	report_failures(&t);
 
-	for (i = 0; i < cfg.reuseport; i++) {
+	for (i = 0; i < cfg->reuseport; i++) {
 		free(workers[i].buf);
 		free(workers[i].msgs);
 		free(workers[i].iovs);
 		free(workers[i].ctrl);
 	}
-	for (i = 0; cfg.seq && i < cfg.flows; i++)
+	for (i = 0; cfg->seq && i < cfg->flows; i++)
 		free(flows[i].bits);
 	free(flows);
 	free(workers);
