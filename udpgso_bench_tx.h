@@ -11,9 +11,10 @@
  *                                      threads -> counters in struct flow
  *   report  (udpgso_bench_tx_report.c) per-second lines, -a, --json
  *
- * main() in udpgso_bench_tx.c runs them in that order.  Calls go down that
- * list only (send -> rings, send -> report's per-second line); nothing
- * calls back up.  Not a library: one program.
+ * main() in udpgso_bench_tx.c runs them in that order.  Calls go one way:
+ * send -> rings -> plan (the layout offsets), send -> report (the
+ * per-second line); options and report call no other part.  Not a
+ * library: one program.
  */
 #ifndef UDPGSO_BENCH_TX_H
 #define UDPGSO_BENCH_TX_H

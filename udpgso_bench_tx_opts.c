@@ -227,8 +227,12 @@ void tx_parse_opts(int argc, char **argv, struct tx_cfg *cfg)
 	if (!cfg->family)
 		ug_die(1, "-4/-6: pass one of -4 or -6");
 
-	/* as upstream: the largest IP packet minus the headers (65507 / 65487) */
-	maxlen = 65535 - ug_udp_hdrlen(cfg->family);
+	/*
+	 * the largest UDP payload: 65507 (IPv4), 65527 (IPv6: its payload
+	 * length does not count the fixed header; upstream's tool stops at
+	 * 65487, counting it as IPv4 does), see UG_MAX_UDP6
+	 */
+	maxlen = ug_max_udp_payload(cfg->family);
 	cfg->max_payload = maxlen;
 	cfg->mss = ETH_DATA_LEN_ - ug_udp_hdrlen(cfg->family);
 	if (s_arg)
