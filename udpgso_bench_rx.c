@@ -8,112 +8,27 @@
  * accepted so that tx and rx take the same family flag.  Beyond upstream:
  * recvmsg and recvmmsg, UDP_GRO reads split back into datagrams,
  * SO_REUSEPORT groups with one thread per socket, sequence-stamp accounting
- * (loss, duplicates, reordering per flow) and a JSON summary.  See README.md.
+ * (loss, duplicates, reordering per flow) and a JSON summary.  See
+ * docs/tools.md.
  *
  * Threads: one worker per socket reads; the main thread sleeps in 10 ms
  * ticks, prints upstream's per-second lines, runs the -C/-R timeouts and
- * handles SIGINT/SIGTERM.  Everyone stops through one eventfd.
+ * handles SIGINT/SIGTERM.  Everyone stops through one eventfd.  The
+ * options are in udpgso_bench_rx_opts.c, the summary in
+ * udpgso_bench_rx_report.c.
  */
 #include <errno.h>
-#include <getopt.h>
-#include <limits.h>
 #include <poll.h>
-#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <netinet/in.h>
 #include <sys/eventfd.h>
-#include <sys/socket.h>
 
-#include "udpgso_common.h"
-
-#define RX_MSG_LEN	65536		/* one datagram, or one GRO read */
-#define RX_TCP_LEN	(1 << 21)	/* upstream's TCP read size */
-#define RX_RCVBUF_DEF	(1 << 21)	/* upstream's SO_RCVBUF */
-#define RX_MAX_BUF	(1ull << 30)	/* all receive buffers together */
-#define RX_MAX_CPUS	64
-#define RX_CTRL_LEN	CMSG_SPACE(sizeof(int))
-#define RX_TICK_MS	10
-#define SEQ_WINDOW	(1ull << 26)	/* sequence numbers tracked exactly per flow */
-
-enum rx_mode { MODE_RECV, MODE_RECVMSG, MODE_RECVMMSG };
-static const char *const mode_names[] = { "recv", "recvmsg", "recvmmsg", NULL };
-
-enum rx_err { E_RECV, E_LEN, E_GSO, E_VERIFY, E_STAMP, E_TRUNC, E_DUP, E_COUNT, E_NR };
-static const char *const err_names[E_NR] = {
-	"recv", "len", "gso_size", "verify", "stamp", "truncated", "dup", "count",
-};
-
-enum rx_stop { STOP_NONE, STOP_COUNT, STOP_CONNECT_TIMEOUT, STOP_IDLE_TIMEOUT,
-	       STOP_SIGNAL, STOP_EOF };
-static const char *const stop_names[] = {
-	"running", "-n reached", "connect timeout (-C)", "receive timeout (-R)",
-	"signal", "end of TCP stream",
-};
-
-/* the options: filled once by parse_opts, read-only after (through cfg) */
-struct rx_cfg {
-	int family;
-	long long port;
-	const char *bind_str;
-	struct sockaddr_storage bind_addr;
-	socklen_t bind_len;
-	long long connect_ms, rcv_ms;
-	long long exp_len, exp_nr, exp_gso;	/* exp_gso: 0 off, -1 "no cmsg" */
-	bool gro, read_all, verify, tcp, seq, json;
-	int mode;
-	int batch;
-	int reuseport;
-	int flows;
-	long long rcvbuf;			/* 0: upstream's 2 MiB */
-	int ncpus;
-	long long cpus[RX_MAX_CPUS];
-};
-
-static const struct rx_cfg rx_defaults = {
-	.family = AF_INET6, .port = 8000, .mode = MODE_RECV, .batch = 64,
-	.reuseport = 1, .flows = 1,
-};
+#include "udpgso_bench_rx.h"
 
 static const struct rx_cfg *cfg;
-
-/* per flow: which sequence numbers were seen, in a window that slides up */
-struct flow {
-	pthread_mutex_t lock;
-	uint64_t *bits;
-	uint64_t nwords;
-	uint64_t base;			/* sequence number of bit 0, multiple of 64 */
-	uint64_t highest;
-	uint64_t distinct, dup, reorder;
-	bool seen;
-};
-
-struct worker {
-	int idx;
-	int fd;
-	pthread_t thread;
-	char *buf;
-	struct mmsghdr *msgs;
-	struct iovec *iovs;
-	char *ctrl;
-	/* owned by the worker */
-	uint64_t bytes, datagrams, reads, calls, gro_reads;
-	uint64_t first_ns, last_ns;
-	uint64_t err[E_NR];
-	long long first_bad_len, first_bad_gso;
-	int first_recv_errno;
-	uint64_t bad_dgram;		/* first verify error: datagram index, offset, bytes */
-	size_t bad_off, bad_len;
-	int bad_got, bad_want;
-	/* published for the main thread (relaxed atomics) */
-	uint64_t pub_bytes, pub_calls;
-	int started;
-	char pad[64];
-};
-
 static struct worker *workers;
 static struct flow *flows;
 static int g_efd = -1;
@@ -143,187 +58,6 @@ static void on_signal(int sig)
 {
 	(void)sig;
 	rx_stop(STOP_SIGNAL);
-}
-
-/* ---- options ----------------------------------------------------------- */
-
-#define RX_USAGE "[-4|-6] [-b addr] [-C ms] [-G] [-l len] [-n nr] [-p port] [-r] " \
-	"[-R ms] [-S gso_size] [-t] [-v] [--json] [--mode recv|recvmsg|recvmmsg] " \
-	"[--batch N] [--reuseport N] [--seq] [--flows N] [--rcvbuf BYTES] [--cpu LIST]"
-
-static void __attribute__((noreturn)) usage_die(const char *what)
-{
-	ug_die(1, "%s; usage: %s " RX_USAGE, what, ug_prog);
-}
-
-enum {
-	OPT_JSON = 256, OPT_MODE, OPT_BATCH, OPT_REUSEPORT, OPT_SEQ, OPT_FLOWS,
-	OPT_RCVBUF, OPT_CPU,
-};
-
-static const struct option long_opts[] = {
-	{ "json", no_argument, NULL, OPT_JSON },
-	{ "mode", required_argument, NULL, OPT_MODE },
-	{ "batch", required_argument, NULL, OPT_BATCH },
-	{ "reuseport", required_argument, NULL, OPT_REUSEPORT },
-	{ "seq", no_argument, NULL, OPT_SEQ },
-	{ "flows", required_argument, NULL, OPT_FLOWS },
-	{ "rcvbuf", required_argument, NULL, OPT_RCVBUF },
-	{ "cpu", required_argument, NULL, OPT_CPU },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
-
-static void parse_opts(int argc, char **argv, struct rx_cfg *o)
-{
-	const char *len_arg = NULL, *gso_arg = NULL;
-	bool mode_set = false, batch_set = false;
-	long ncpu_conf;
-	char what[128];
-	int c, i;
-
-	*o = rx_defaults;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":46b:C:Ghl:n:p:rR:S:tv", long_opts,
-				NULL)) != -1) {
-		switch (c) {
-		case '4':
-			o->family = AF_INET;
-			break;
-		case '6':	/* not upstream's (its default), as tx's -6 */
-			o->family = AF_INET6;
-			break;
-		case 'b':
-			o->bind_str = optarg;
-			break;
-		case 'C':
-			o->connect_ms = ug_parse_ll("-C", optarg, 0, 86400000);
-			break;
-		case 'G':
-			o->gro = true;
-			break;
-		case 'l':
-			len_arg = optarg;
-			o->exp_len = ug_parse_ll("-l", optarg, 1, UG_MAX_UDP6);
-			break;
-		case 'n':
-			o->exp_nr = ug_parse_ll("-n", optarg, 0, 1000000000000ll);
-			break;
-		case 'p':
-			o->port = ug_parse_ll("-p", optarg, 1, 65535);
-			break;
-		case 'r':
-			o->read_all = true;
-			break;
-		case 'R':
-			o->rcv_ms = ug_parse_ll("-R", optarg, 0, 86400000);
-			break;
-		case 'S':
-			gso_arg = optarg;
-			o->exp_gso = ug_parse_ll("-S", optarg, -1, UG_MAX_UDP6);
-			break;
-		case 't':
-			o->tcp = true;
-			break;
-		case 'v':
-			o->verify = true;
-			break;
-		case OPT_JSON:
-			o->json = true;
-			break;
-		case OPT_MODE:
-			o->mode = ug_parse_choice("--mode", optarg, mode_names);
-			mode_set = true;
-			break;
-		case OPT_BATCH:
-			o->batch = ug_parse_ll("--batch", optarg, 1, 1024);
-			batch_set = true;
-			break;
-		case OPT_REUSEPORT:
-			o->reuseport = ug_parse_ll("--reuseport", optarg, 1, 64);
-			break;
-		case OPT_SEQ:
-			o->seq = true;
-			break;
-		case OPT_FLOWS:
-			o->flows = ug_parse_ll("--flows", optarg, 1, 65536);
-			o->seq = true;
-			break;
-		case OPT_RCVBUF:
-			o->rcvbuf = ug_parse_ll_suffix("--rcvbuf", optarg, 1024,
-							1ll << 30);
-			break;
-		case OPT_CPU:
-			ncpu_conf = sysconf(_SC_NPROCESSORS_CONF);
-			if (ncpu_conf < 1)
-				ncpu_conf = 1;
-			o->ncpus = ug_parse_list("--cpu", optarg, 0, ncpu_conf - 1,
-						  o->cpus, RX_MAX_CPUS);
-			break;
-		case 'h':
-			printf("usage: %s " RX_USAGE "\n", ug_prog);
-			exit(0);
-		case ':':
-			snprintf(what, sizeof(what), "%s: missing value",
-				 argv[optind - 1]);
-			usage_die(what);
-		default:
-			if (optopt)
-				snprintf(what, sizeof(what), "unknown option '-%c'", optopt);
-			else
-				snprintf(what, sizeof(what), "unknown option '%s'",
-					 argv[optind - 1]);
-			usage_die(what);
-		}
-	}
-	if (optind != argc) {
-		snprintf(what, sizeof(what), "unexpected argument '%s'", argv[optind]);
-		usage_die(what);
-	}
-
-	/* the largest UDP payload depends on the family */
-	if (len_arg)
-		o->exp_len = ug_parse_ll("-l", len_arg, 1, ug_max_udp_payload(o->family));
-	if (gso_arg)
-		o->exp_gso = ug_parse_ll("-S", gso_arg, -1, ug_max_udp_payload(o->family));
-	if (o->seq || o->verify)
-		o->read_all = true;
-
-	if (o->tcp) {
-		ug_die_if(o->gro, "-t and -G conflict: UDP_GRO is a UDP socket option");
-		ug_die_if(o->exp_len || o->exp_gso,
-			 "-t conflicts with -l and -S (TCP has no datagrams)");
-		ug_die_if(o->verify || o->seq,
-			 "-t conflicts with -v and --seq (a byte stream has no datagram "
-			 "boundaries to verify)");
-		ug_die_if(mode_set && o->mode != MODE_RECV,
-			 "-t reads with --mode recv only");
-		ug_die_if(batch_set, "-t conflicts with --batch (recvmmsg is for UDP)");
-		ug_die_if(o->reuseport > 1, "-t conflicts with --reuseport (one connection)");
-	}
-	if (!mode_set)
-		o->mode = batch_set ? MODE_RECVMMSG :
-			   (o->gro || o->exp_gso) ? MODE_RECVMSG : MODE_RECV;
-	ug_die_if(o->mode == MODE_RECV && o->gro,
-		 "-G needs --mode recvmsg or recvmmsg (the gso_size cmsg)");
-	ug_die_if(o->mode == MODE_RECV && o->exp_gso,
-		 "-S needs --mode recvmsg or recvmmsg (the gso_size cmsg)");
-	ug_die_if(batch_set && o->mode != MODE_RECVMMSG, "--batch needs --mode recvmmsg");
-	if (o->mode != MODE_RECVMMSG)
-		o->batch = 1;
-	if (o->read_all && (unsigned long long)o->batch * RX_MSG_LEN * o->reuseport >
-	    RX_MAX_BUF)
-		ug_die(1, "--batch %d x --reuseport %d x 64 KiB buffers: more than 1 GiB, "
-		       "allowed batch x reuseport <= 16384", o->batch, o->reuseport);
-
-	if (o->bind_str)
-		o->bind_len = ug_parse_addr("-b", o->bind_str, o->family,
-					     o->port, &o->bind_addr);
-	else
-		o->bind_len = ug_any_addr(o->family, o->port, &o->bind_addr);
-	for (i = 0; i < o->ncpus; i++)
-		if (o->cpus[i] >= CPU_SETSIZE)
-			ug_die(1, "--cpu %lld: out of range", o->cpus[i]);
 }
 
 /* ---- sequence numbers ---------------------------------------------------- */
@@ -794,191 +528,16 @@ static void monitor(void)
 	}
 }
 
-/* ---- summary ---------------------------------------------------------------- */
-
-struct totals {
-	uint64_t bytes, datagrams, reads, calls, gro_reads, first_ns, last_ns;
-	uint64_t err[E_NR], errors;
-	uint64_t loss, dup, reorder, flows_seen;
-	double duration;
-};
-
-static void sum_up(struct totals *t)
-{
-	int i, e;
-
-	memset(t, 0, sizeof(*t));
-	for (i = 0; i < cfg->reuseport; i++) {
-		struct worker *w = &workers[i];
-
-		t->bytes += w->bytes;
-		t->datagrams += w->datagrams;
-		t->reads += w->reads;
-		t->calls += w->calls;
-		t->gro_reads += w->gro_reads;
-		for (e = 0; e < E_NR; e++)
-			t->err[e] += w->err[e];
-		if (w->first_ns && (!t->first_ns || w->first_ns < t->first_ns))
-			t->first_ns = w->first_ns;
-		if (w->last_ns > t->last_ns)
-			t->last_ns = w->last_ns;
-	}
-	for (i = 0; cfg->seq && i < cfg->flows; i++) {
-		struct flow *f = &flows[i];
-
-		if (!f->seen)
-			continue;
-		t->flows_seen++;
-		t->dup += f->dup;
-		t->reorder += f->reorder;
-		if (f->highest + 1 > f->distinct)
-			t->loss += f->highest + 1 - f->distinct;
-	}
-	t->err[E_DUP] = t->dup;
-	if (cfg->exp_nr && t->reads != (uint64_t)cfg->exp_nr)
-		t->err[E_COUNT] = 1;
-	for (e = 0; e < E_NR; e++)
-		t->errors += t->err[e];
-	if (t->first_ns && t->last_ns > t->first_ns)
-		t->duration = (t->last_ns - t->first_ns) / 1e9;
-}
-
-static void print_json(const struct totals *t)
-{
-	struct ug_totals tot = { .err_names = err_names, .err = t->err, .nerr = E_NR };
-	double user, sys;
-	struct ug_json j;
-	int i;
-
-	ug_cpu_usage(&user, &sys);
-	ug_json_head(&j, "udpgso_bench_rx", cfg->family, cfg->tcp, mode_names[cfg->mode]);
-
-	ug_json_obj_open(&j, "options");
-	ug_json_u64(&j, "port", cfg->port);
-	ug_json_str(&j, "bind", cfg->bind_str ? cfg->bind_str :
-		    cfg->family == AF_INET ? "0.0.0.0" : "::");
-	ug_json_i64(&j, "connect_timeout_ms", cfg->connect_ms);
-	ug_json_i64(&j, "rcv_timeout_ms", cfg->rcv_ms);
-	ug_json_bool(&j, "gro", cfg->gro);
-	ug_json_bool(&j, "read_all", cfg->read_all);
-	ug_json_bool(&j, "verify", cfg->verify);
-	ug_json_bool(&j, "tcp", cfg->tcp);
-	ug_json_i64(&j, "expected_len", cfg->exp_len);
-	ug_json_i64(&j, "expected_reads", cfg->exp_nr);
-	ug_json_i64(&j, "expected_gso_size", cfg->exp_gso);
-	ug_json_i64(&j, "batch", cfg->batch);
-	ug_json_i64(&j, "reuseport", cfg->reuseport);
-	ug_json_bool(&j, "seq", cfg->seq);
-	ug_json_i64(&j, "flows", cfg->seq ? cfg->flows : 0);
-	ug_json_i64(&j, "rcvbuf", cfg->rcvbuf ? cfg->rcvbuf : RX_RCVBUF_DEF);
-	if (cfg->ncpus) {
-		ug_json_arr_open(&j, "cpu");
-		for (i = 0; i < cfg->ncpus; i++)
-			ug_json_i64(&j, NULL, cfg->cpus[i]);
-		ug_json_arr_close(&j);
-	} else {
-		ug_json_null(&j, "cpu");
-	}
-	ug_json_obj_close(&j);
-
-	tot.duration_s = t->duration;
-	tot.bytes = t->bytes;
-	tot.datagrams = t->datagrams;
-	tot.calls = t->calls;
-	tot.cpu_user_s = user;
-	tot.cpu_sys_s = sys;
-	ug_json_totals(&j, &tot);
-
-	ug_json_u64(&j, "reads", t->reads);
-	ug_json_u64(&j, "gro_reads", t->gro_reads);
-	ug_json_dbl(&j, "datagrams_per_read", t->reads ? (double)t->datagrams / t->reads : 0);
-	if (cfg->seq) {
-		ug_json_obj_open(&j, "seq");
-		ug_json_u64(&j, "loss", t->loss);
-		ug_json_u64(&j, "dup", t->dup);
-		ug_json_u64(&j, "reorder", t->reorder);
-		ug_json_u64(&j, "flows", t->flows_seen);
-		ug_json_obj_close(&j);
-	} else {
-		ug_json_null(&j, "seq");
-	}
-	ug_json_u64(&j, "verify_errors", t->err[E_VERIFY]);
-	ug_json_arr_open(&j, "sockets");
-	for (i = 0; i < cfg->reuseport; i++) {
-		ug_json_obj_open(&j, NULL);
-		ug_json_i64(&j, "index", i);
-		ug_json_u64(&j, "datagrams", workers[i].datagrams);
-		ug_json_u64(&j, "bytes", workers[i].bytes);
-		ug_json_u64(&j, "reads", workers[i].reads);
-		ug_json_obj_close(&j);
-	}
-	ug_json_arr_close(&j);
-	ug_json_obj_close(&j);
-	ug_json_end(&j);
-}
-
-/* the first worker that saw error @e */
-static struct worker *first_with(int e)
-{
-	int i;
-
-	for (i = 0; i < cfg->reuseport; i++)
-		if (workers[i].err[e])
-			return &workers[i];
-	return &workers[0];
-}
-
-/* one line per failed expectation on stderr */
-static void report_failures(const struct totals *t)
-{
-	struct worker *w;
-
-	if (t->err[E_COUNT])
-		fprintf(stderr, "%s: -n: wrong number of reads, got %llu, expected %lld "
-			"(stopped by %s)\n", ug_prog, (unsigned long long)t->reads,
-			cfg->exp_nr, stop_names[g_stop]);
-	if (t->err[E_LEN])
-		fprintf(stderr, "%s: -l: %llu reads with a bad length, first %lld, "
-			"expected %lld\n", ug_prog, (unsigned long long)t->err[E_LEN],
-			first_with(E_LEN)->first_bad_len, cfg->exp_len);
-	if (t->err[E_GSO])
-		fprintf(stderr, "%s: -S: %llu reads with a bad gso size, first %lld, "
-			"expected %lld (-1: no UDP_GRO cmsg)\n", ug_prog,
-			(unsigned long long)t->err[E_GSO],
-			first_with(E_GSO)->first_bad_gso, cfg->exp_gso);
-	if (t->err[E_VERIFY]) {
-		w = first_with(E_VERIFY);
-		fprintf(stderr, "%s: verify: %llu datagrams with a bad payload, first: "
-			"socket %d datagram %llu len %zu, offset %zu: got %d, expected %d\n",
-			ug_prog, (unsigned long long)t->err[E_VERIFY], w->idx,
-			(unsigned long long)w->bad_dgram, w->bad_len, w->bad_off,
-			w->bad_got, w->bad_want);
-	}
-	if (t->err[E_STAMP])
-		fprintf(stderr, "%s: --seq: %llu datagrams without a valid stamp "
-			"(magic 0x%08x, flow id below %d)\n", ug_prog,
-			(unsigned long long)t->err[E_STAMP], UG_MAGIC, cfg->flows);
-	if (t->err[E_DUP])
-		fprintf(stderr, "%s: --seq: %llu duplicate datagrams\n", ug_prog,
-			(unsigned long long)t->err[E_DUP]);
-	if (t->err[E_TRUNC])
-		fprintf(stderr, "%s: %llu reads truncated\n", ug_prog,
-			(unsigned long long)t->err[E_TRUNC]);
-	if (t->err[E_RECV])
-		fprintf(stderr, "%s: %llu failed reads, first: %s\n", ug_prog,
-			(unsigned long long)t->err[E_RECV],
-			strerror(first_with(E_RECV)->first_recv_errno));
-}
-
 int main(int argc, char **argv)
 {
 	struct sigaction sa = { .sa_handler = on_signal };
 	struct rx_cfg opts;
-	struct totals t;
+	struct rx_view view;
+	uint64_t errors;
 	int i;
 
 	ug_set_prog(argv[0]);
-	parse_opts(argc, argv, &opts);
+	rx_parse_opts(argc, argv, &opts);
 	cfg = &opts;
 	ug_pattern_init();
 
@@ -1011,10 +570,11 @@ int main(int argc, char **argv)
 		close(workers[i].fd);
 	}
 
-	sum_up(&t);
-	if (cfg->json)
-		print_json(&t);
-	report_failures(&t);
+	view.cfg = cfg;
+	view.workers = workers;
+	view.flows = flows;
+	view.stop = g_stop;
+	errors = rx_report(&view);
 
 	for (i = 0; i < cfg->reuseport; i++) {
 		free(workers[i].buf);
@@ -1027,5 +587,5 @@ int main(int argc, char **argv)
 	free(flows);
 	free(workers);
 	close(g_efd);
-	return t.errors ? KSFT_FAIL : KSFT_PASS;
+	return errors ? KSFT_FAIL : KSFT_PASS;
 }
