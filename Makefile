@@ -20,6 +20,8 @@ TX_PARTS := udpgso_bench_tx_opts.c udpgso_bench_tx_plan.c udpgso_bench_tx_ring.c
 	    udpgso_bench_tx_send.c udpgso_bench_tx_report.c udpgso_bench_tx.h
 # udpgso_bench_rx: options, the receive side (udpgso_bench_rx.c), summary
 RX_PARTS := udpgso_bench_rx_opts.c udpgso_bench_rx_report.c udpgso_bench_rx.h
+# udpgso: the runner (udpgso.c), its cases and expectations, its options
+GSO_PARTS := udpgso_cases.c udpgso_opts.c udpgso.h
 
 CFLAGS ?= -O2
 # "-D_GNU_SOURCE=" (empty) equals a "#define _GNU_SOURCE" line; it is here
@@ -51,6 +53,7 @@ $(OUTPUT)/%: %.c $(COMMON) $(COMMON_H)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(filter %.c,$^) $(LDLIBS)
 $(OUTPUT)/udpgso_bench_tx: $(TX_PARTS)
 $(OUTPUT)/udpgso_bench_rx: $(RX_PARTS)
+$(OUTPUT)/udpgso: $(GSO_PARTS)
 else
 # ---- standalone ---------------------------------------------------------------
 OUTPUT ?= $(CURDIR)
@@ -64,6 +67,7 @@ $(OUTPUT)/%: %.c $(COMMON) $(COMMON_H)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(filter %.c,$^) $(LDLIBS)
 $(OUTPUT)/udpgso_bench_tx: $(TX_PARTS)
 $(OUTPUT)/udpgso_bench_rx: $(RX_PARTS)
+$(OUTPUT)/udpgso: $(GSO_PARTS)
 
 # `make udpgso` (any tool by its name) builds $(OUTPUT)/udpgso with the
 # helper linked in; the empty recipe keeps make's built-in %: %.c away

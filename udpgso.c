@@ -20,9 +20,11 @@
  *  - GSO through a device without checksum offload: EIO -> software
  *    checksum fallback: mainline commit 10154dbded6d ("udp: Allow GSO
  *    transmit from devices with no checksum offload", v6.11), not in stable.
+ *
+ * This file runs the cases; udpgso_cases.c has the cases and what the
+ * modelled kernel must do with each, udpgso_opts.c the options.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <linux/sockios.h>
 #include <netinet/ip.h>
@@ -34,7 +36,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "udpgso_common.h"
+#include "udpgso.h"
 
 #ifndef UDP_CORK
 #define UDP_CORK	1
@@ -43,135 +45,10 @@
 #define UDP_NO_CHECK6_TX	101
 #endif
 
-#define PATH_MTU	1500
-#define OLD_LIMIT	64
-#define NEW_LIMIT	128
-#define EXT_LEN		8	/* IPv6 option header / IPv4 options used */
-
-/* how a case's length or gso_size is computed from the path */
-enum base {
-	B_ABS,		/* add */
-	B_MSS,		/* mul * MSS + add */
-	B_MAXSEGS,	/* (IP max / MSS) * MSS, as upstream */
-	B_MAXBYTES,	/* largest UDP payload + add */
-	B_LIMIT,	/* the kernel's segment limit + add */
-	B_OLDLIMIT,	/* 64 + add */
-};
-
-struct val {
-	enum base base;
-	int mul;
-	int add;
-};
-
-/* special socket setup of a case */
-enum special {
-	SP_NONE,
-	SP_EXTHDR,	/* IPv6 hop-by-hop / IPv4 NOP options: +8 / +4 bytes */
-	SP_DSTOPTS,	/* IPv6 destination options header, 8 bytes */
-	SP_NOCHECK,	/* SO_NO_CHECK / UDP_NO_CHECK6_TX with GSO: EINVAL */
-	SP_BADCMSG,	/* UDP_SEGMENT cmsg of the wrong length: EINVAL */
-	SP_BADOPT,	/* setsockopt(UDP_SEGMENT, 65536): EINVAL */
-};
-
-struct tcase {
-	const char *name;
-	int family;		/* 0: both */
-	struct val len;
-	struct val gso;		/* B_ABS 0: no GSO */
-	enum special sp;
-};
-
-#define ABS(n)		{ B_ABS, 0, (n) }
-#define MSS(m, a)	{ B_MSS, (m), (a) }
-#define NOGSO		ABS(0)
-
-static const struct tcase cases[] = {
-	{ "no gso: 1 byte", 0, ABS(1), NOGSO, SP_NONE },
-	{ "no gso: MSS", 0, MSS(1, 0), NOGSO, SP_NONE },
-	{ "no gso: MSS+1 (DF path, fails)", 0, MSS(1, 1), NOGSO, SP_NONE },
-	{ "gso=MSS: 1 MSS (no segmentation)", 0, MSS(1, 0), MSS(1, 0), SP_NONE },
-	{ "gso=MSS+1: len MSS (fits one segment)", 0, MSS(1, 0), MSS(1, 1),
-	  SP_NONE },
-	{ "gso=MSS+2: len MSS+1 (gso_size over MTU)", 0, MSS(1, 1),
-	  MSS(1, 2), SP_NONE },
-	{ "gso=MSS: MSS+1 -> MSS + 1", 0, MSS(1, 1), MSS(1, 0), SP_NONE },
-	{ "gso=MSS: 2xMSS", 0, MSS(2, 0), MSS(1, 0), SP_NONE },
-	{ "gso=MSS: 2xMSS+1", 0, MSS(2, 1), MSS(1, 0), SP_NONE },
-	{ "gso=MSS: max segments of MSS", 0, { B_MAXSEGS, 1, 0 }, MSS(1, 0),
-	  SP_NONE },
-	{ "gso=MSS: max bytes", 0, { B_MAXBYTES, 1, 0 }, MSS(1, 0),
-	  SP_NONE },
-	{ "gso=MSS: max bytes+1 (fails)", 0, { B_MAXBYTES, 1, 1 }, MSS(1, 0),
-	  SP_NONE },
-	{ "gso=1: 1 byte (no segmentation)", 0, ABS(1), ABS(1), SP_NONE },
-	{ "gso=1: 2 bytes", 0, ABS(2), ABS(1), SP_NONE },
-	{ "gso=1: 2 bytes, extension header", AF_INET6, ABS(2), ABS(1),
-	  SP_EXTHDR },
-	{ "gso=2: 5 bytes -> 2+2+1", 0, ABS(5), ABS(2), SP_NONE },
-	{ "gso=1: segment limit", 0, { B_LIMIT, 1, 0 }, ABS(1), SP_NONE },
-	{ "gso=1: segment limit+1 (fails)", 0, { B_LIMIT, 1, 1 }, ABS(1),
-	  SP_NONE },
-	/* beyond upstream */
-	{ "gso=1: 64 segments (old limit)", 0, { B_OLDLIMIT, 1, 0 }, ABS(1),
-	  SP_NONE },
-	{ "gso=1: 65 segments (old limit+1)", 0, { B_OLDLIMIT, 1, 1 }, ABS(1),
-	  SP_NONE },
-	{ "gso=2: 2xlimit bytes (limit segments)", 0, { B_LIMIT, 2, 0 },
-	  ABS(2), SP_NONE },
-	{ "ext hdr: no gso, MSS", 0, MSS(1, 0), NOGSO, SP_EXTHDR },
-	{ "ext hdr: no gso, MSS+1 (fails)", 0, MSS(1, 1), NOGSO, SP_EXTHDR },
-	{ "ext hdr: gso=MSS, 2xMSS+1", 0, MSS(2, 1), MSS(1, 0), SP_EXTHDR },
-	{ "ext hdr: gso=MSS+1, 2xMSS (gso_size over MTU)", 0, MSS(2, 0),
-	  MSS(1, 1), SP_EXTHDR },
-	{ "dstopts hdr: gso=MSS, 3xMSS", AF_INET6, MSS(3, 0), MSS(1, 0),
-	  SP_DSTOPTS },
-	{ "no checksum: gso=MSS, 2xMSS (fails)", 0, MSS(2, 0), MSS(1, 0),
-	  SP_NOCHECK },
-	{ "bad UDP_SEGMENT cmsg length (fails)", 0, MSS(2, 0), MSS(1, 0),
-	  SP_BADCMSG },
-	{ "setsockopt UDP_SEGMENT 65536 (fails)", 0, MSS(2, 0), MSS(1, 0),
-	  SP_BADOPT },
-};
-
-#define NCASES	((int)ARRAY_SIZE(cases))
-#define NCASES_MAX	28	/* NCASES - 1, for messages */
-#define UG_STR2(x)	#x
-#define UG_STR(x)	UG_STR2(x)
-_Static_assert(ARRAY_SIZE(cases) == NCASES_MAX + 1, "NCASES_MAX");
-
-/* ---- configuration -------------------------------------------------- */
-
-/* the options: filled once by parse_opts, read-only after (through cfg) */
-struct gso_cfg {
-	bool v4, v6, connected, unconnected;
-	bool msgmore, cork, setsockopt, norecv;
-	int case_id;		/* -t, -1: every case */
-	uint16_t port;
-	const char *sink;
-	int sink_gso;		/* 0 hw: GSO skb reaches the device; 1 sw; 2 none */
-	int sink_encap;		/* outer header bytes per packet on the sink */
-	bool sw_csum;		/* egress device has no checksum offload */
-	const char *kver;	/* --kernel-version: model another kernel */
-};
-
+/* the options, read-only after parse_opts (udpgso_opts.c) */
 static const struct gso_cfg *cfg;
 
-static const char *const sink_modes[] = { "hw", "sw", "none", NULL };
-static const char *const csum_modes[] = { "hw", "sw", NULL };
-
 /* ---- the kernel's documented behaviour ------------------------------ */
-
-struct model {
-	char ver_str[160];
-	unsigned int ver;	/* upstream version the kernel is based on */
-	int limit;		/* 64 or 128 */
-	bool new_oversize;	/* EMSGSIZE, small payloads pass */
-	bool csum_fallback;	/* no EIO without checksum offload */
-	char limit_why[320];
-	char oversize_why[320];
-	char csum_why[160];
-};
 
 static struct model km;
 
@@ -351,130 +228,6 @@ static void model_init(int probe_family)
 	snprintf(km.csum_why, sizeof(km.csum_why),
 		 "%s by version (10154dbded6d in v6.11)",
 		 km.csum_fallback ? "software fallback" : "EIO");
-}
-
-/* ---- expectations --------------------------------------------------- */
-
-struct ctx {
-	int family;
-	int extra;		/* option/extension header bytes */
-	int hdr;		/* IP + options + UDP header */
-	int mss;
-	int maxpay;		/* largest UDP payload */
-};
-
-struct expect {
-	int err;		/* 0: success */
-	bool err_hidden;	/* UDP_CORK: the push error is not reported */
-	int nseg;		/* datagrams */
-	int seg;		/* size of each but the last */
-	int last;		/* size of the last */
-	const char *why;
-};
-
-static int special_extra(int family, enum special sp)
-{
-	if (sp == SP_DSTOPTS)
-		return EXT_LEN;
-	if (sp == SP_EXTHDR)
-		return family == AF_INET6 ? EXT_LEN : 4;
-	return 0;
-}
-
-static void ctx_init(struct ctx *c, int family, enum special sp)
-{
-	c->family = family;
-	c->extra = special_extra(family, sp);
-	c->hdr = ug_udp_hdrlen(family) + c->extra;
-	c->mss = PATH_MTU - c->hdr;
-	if (family == AF_INET)
-		c->maxpay = 65535 - c->hdr;
-	else
-		c->maxpay = 65535 - UG_UDP_HDR - c->extra;
-}
-
-static int eval(const struct val *v, const struct ctx *c)
-{
-	int ipmax = c->family == AF_INET ? 65535 : 65535 + UG_IP6_HDR;
-
-	switch (v->base) {
-	case B_ABS:
-		return v->add;
-	case B_MSS:
-		return v->mul * c->mss + v->add;
-	case B_MAXSEGS:
-		return (ipmax / c->mss) * c->mss + v->add;
-	case B_MAXBYTES:
-		return c->maxpay + v->add;
-	case B_LIMIT:
-		return v->mul * km.limit + v->add;
-	case B_OLDLIMIT:
-		return v->mul * OLD_LIMIT + v->add;
-	}
-	return 0;
-}
-
-/* what the kernel documented for this version does with one send */
-static struct expect expect_of(const struct tcase *tc, const struct ctx *c,
-			       int len, int gso)
-{
-	struct expect e = {0};
-
-	/* append-time checks (returned even under UDP_CORK) */
-	if (len > c->maxpay) {
-		e.err = EMSGSIZE;
-		e.why = "larger than an IP packet";
-		return e;
-	}
-	if (!gso && len > c->mss) {
-		e.err = EMSGSIZE;
-		e.why = "DF and over the path MTU";
-		return e;
-	}
-	if (tc->sp == SP_BADOPT || tc->sp == SP_BADCMSG) {
-		e.err = EINVAL;
-		e.why = tc->sp == SP_BADOPT ? "gso_size > 65535" :
-			"cmsg_len != CMSG_LEN(2)";
-		return e;
-	}
-	/* udp_send_skb() checks, in the kernel's order */
-	if (gso && km.new_oversize && c->hdr + (len < gso ? len : gso) > PATH_MTU) {
-		e.err = EMSGSIZE;
-		e.why = "segment over the path MTU";
-	} else if (gso && !km.new_oversize && c->hdr + gso > PATH_MTU) {
-		e.err = EINVAL;
-		e.why = "gso_size over the path MTU (pre-235174b2bed8)";
-	} else if (gso && len > gso * km.limit) {
-		e.err = EINVAL;
-		e.why = "more segments than the limit";
-	} else if (gso && tc->sp == SP_NOCHECK) {
-		e.err = EINVAL;
-		e.why = "GSO needs UDP checksums";
-	} else if (gso && cfg->sw_csum && !km.csum_fallback) {
-		e.err = EIO;
-		e.why = "no checksum offload (pre-10154dbded6d)";
-	} else if (gso && c->family == AF_INET6 && c->extra &&
-		   !km.csum_fallback) {
-		/* __ip6_append_data() leaves CHECKSUM_PARTIAL off with
-		 * extension headers, udp_v6_send_skb() then says EIO
-		 */
-		e.err = EIO;
-		e.why = "IPv6 extension header, no CHECKSUM_PARTIAL (pre-10154dbded6d)";
-	}
-	if (e.err) {
-		e.err_hidden = cfg->cork && len > 1;
-		return e;
-	}
-	if (gso && len > gso) {
-		e.nseg = (len + gso - 1) / gso;
-		e.seg = gso;
-		e.last = len - (e.nseg - 1) * gso;
-	} else {
-		e.nseg = 1;
-		e.seg = len;
-		e.last = len;
-	}
-	return e;
 }
 
 /* ---- sockets -------------------------------------------------------- */
@@ -757,9 +510,9 @@ static void run_case(struct ktap *t, int id, int family, bool connected,
 	bool ok;
 
 	ctx_init(&c, family, tc->sp);
-	len = eval(&tc->len, &c);
-	gso = eval(&tc->gso, &c);
-	e = expect_of(tc, &c, len, gso);
+	len = eval(&km, &tc->len, &c);
+	gso = eval(&km, &tc->gso, &c);
+	e = expect_of(&km, cfg, tc, &c, len, gso);
 	snprintf(desc, sizeof(desc), "%s [%d] %s: len=%d gso=%d", variant, id,
 		 tc->name, len, gso);
 
@@ -889,135 +642,6 @@ static void run_family(struct ktap *t, int family)
 	}
 	if (fdr >= 0)
 		close(fdr);
-}
-
-static void list_cases(void)
-{
-	int id;
-
-	for (id = 0; id < NCASES; id++)
-		printf("%2d %s%s\n", id, cases[id].name,
-		       cases[id].family == AF_INET6 ? " (ipv6 only)" : "");
-}
-
-/* -h, --help: the usage on stdout, exit 0 */
-static void usage(void)
-{
-	printf("usage: %s [-4] [-6] [-c] [-C] [-m|--cork] [-s] [-R] [-t N] [-p port]\n"
-	       "          [--sink DEV --sink-gso hw|sw|none --sink-encap N]\n"
-	       "          [--csum hw|sw] [--kernel-version X.Y.Z] [-L] [-h]\n"
-	       "  -4/-6 family (default both), -c connected, -C unconnected\n"
-	       "  (default both), -m MSG_MORE, --cork UDP_CORK, -s setsockopt\n"
-	       "  UDP_SEGMENT instead of cmsg, -R do not receive, -t N one case\n"
-	       "  (0..%d), -L list cases, --sink DEV check DEV's tx counters,\n"
-	       "  -h/--help this text\n",
-	       ug_prog, NCASES - 1);
-	exit(0);
-}
-
-static void parse_opts(int argc, char **argv, struct gso_cfg *o)
-{
-	static const struct option lopts[] = {
-		{ "cork", no_argument, NULL, 'K' },
-		{ "sink", required_argument, NULL, 'S' },
-		{ "sink-gso", required_argument, NULL, 'G' },
-		{ "sink-encap", required_argument, NULL, 'E' },
-		{ "csum", required_argument, NULL, 'X' },
-		{ "kernel-version", required_argument, NULL, 'V' },
-		{ "list", no_argument, NULL, 'L' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
-	int c;
-
-	memset(o, 0, sizeof(*o));
-	o->case_id = -1;
-	o->port = 9000;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "46cCmRst:p:Lh", lopts, NULL)) != -1) {
-		switch (c) {
-		case '4':
-			o->v4 = true;
-			break;
-		case '6':
-			o->v6 = true;
-			break;
-		case 'c':
-			o->connected = true;
-			break;
-		case 'C':
-			o->unconnected = true;
-			break;
-		case 'm':
-			o->msgmore = true;
-			break;
-		case 'K':
-			o->cork = true;
-			break;
-		case 'R':
-			o->norecv = true;
-			break;
-		case 's':
-			o->setsockopt = true;
-			break;
-		case 't':
-			o->case_id = ug_parse_ll("-t", optarg, 0, NCASES - 1);
-			break;
-		case 'p':
-			o->port = ug_parse_ll("-p", optarg, 1, 65535);
-			break;
-		case 'S':
-			o->sink = optarg;
-			break;
-		case 'G':
-			o->sink_gso = ug_parse_choice("--sink-gso", optarg,
-						       sink_modes);
-			break;
-		case 'E':
-			o->sink_encap = ug_parse_ll("--sink-encap", optarg, 0,
-						     256);
-			break;
-		case 'X':
-			o->sw_csum = ug_parse_choice("--csum", optarg,
-						      csum_modes) == 1;
-			break;
-		case 'V':
-			o->kver = optarg;
-			break;
-		case 'L':
-			list_cases();
-			exit(0);
-		case 'h':
-			usage();
-			break;
-		default:
-			if (optopt && strchr("tp", optopt))
-				ug_die(1, "-%c: missing value, allowed %s", optopt,
-				       optopt == 't' ? "0.." UG_STR(NCASES_MAX) :
-				       "1..65535");
-			ug_die(1, "%s: unknown option, allowed -4 -6 -c -C -m -R "
-			       "-s -t N -p PORT -L --cork --sink --sink-gso "
-			       "--sink-encap --csum --kernel-version",
-			       argv[optind - 1]);
-		}
-	}
-	if (optind < argc)
-		ug_die(1, "%s: unexpected argument, allowed options only",
-		       argv[optind]);
-	if (o->msgmore && o->cork)
-		ug_die(1, "-m and --cork: choose one of MSG_MORE or UDP_CORK");
-	if (o->sink && !o->norecv)
-		ug_die(1, "--sink %s: needs -R (the sink receives nothing)",
-		       o->sink);
-	if (o->sink && (strchr(o->sink, '/') || strlen(o->sink) >= 16))
-		ug_die(1, "--sink '%s': not a device name", o->sink);
-	if (!o->v4 && !o->v6)
-		o->v4 = o->v6 = true;
-	if (!o->connected && !o->unconnected)
-		o->connected = o->unconnected = true;
-	if (o->case_id >= 0 && cases[o->case_id].family &&
-	    !(cases[o->case_id].family == AF_INET6 ? o->v6 : o->v4))
-		ug_die(1, "-t %d: case is IPv6 only, allowed with -6", o->case_id);
 }
 
 int main(int argc, char **argv)
