@@ -42,7 +42,7 @@ int main(int argc, char **argv)
 	tx_run_init(&run, cfg, &plan, tx_flows_setup(cfg, &plan));
 
 	ug_cpu_usage(&cu0, &cs0);
-	end = tx_run(&run);
+	end = tx_send(&run);
 	ug_cpu_usage(&cu1, &cs1);
 
 	tx_flows_finish(&run, &t);

@@ -11,10 +11,11 @@
  *                                      threads -> counters in struct flow
  *   report  (udpgso_bench_tx_report.c) per-second lines, -a, --json
  *
- * main() in udpgso_bench_tx.c runs them in that order.  Calls go one way:
- * send -> rings -> plan (the layout offsets), send -> report (the
- * per-second line); options and report call no other part.  Not a
- * library: one program.
+ * main() in udpgso_bench_tx.c runs them in that order: tx_parse_opts,
+ * tx_plan_build, tx_flows_setup, tx_run_init, tx_send, tx_flows_finish,
+ * tx_report_audit / tx_report_json.  Calls go one way: send -> rings ->
+ * plan (the layout offsets), send -> report (the per-second line); options
+ * and report call no other part.  Not a library: one program.
  */
 #ifndef UDPGSO_BENCH_TX_H
 #define UDPGSO_BENCH_TX_H
@@ -198,7 +199,7 @@ void tx_pin(int cpu);
 void tx_run_init(struct tx_run *x, const struct tx_cfg *cfg, const struct tx_plan *p,
 		 struct flow *flows);
 /* send until -l, -M, --count or a signal; returns when the last flow stopped */
-uint64_t tx_run(struct tx_run *x);
+uint64_t tx_send(struct tx_run *x);
 /* wait for the last completions and timestamps, close, add up */
 void tx_flows_finish(struct tx_run *x, struct sum *t);
 

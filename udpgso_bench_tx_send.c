@@ -486,7 +486,7 @@ void tx_flows_finish(struct tx_run *x, struct sum *t)
 	}
 }
 
-uint64_t tx_run(struct tx_run *x)
+uint64_t tx_send(struct tx_run *x)
 {
 	const struct tx_cfg *cfg = x->cfg;
 	uint64_t end = 0, now;
