@@ -268,12 +268,18 @@ def check_run(d, kind):
                 want = int(want * r["rate"]["a_pct"] / 100)
             if x.get("pace", {}).get("rate_Bps") != want:
                 bad.append("run %d paced %r, expected %r" % (x["index"], x.get("pace"), want))
-            if x["loss_pct"] > 0.1:
-                bad.append("run %d lost %.2f%%" % (x["index"], x["loss_pct"]))
-            # unpaced, this pair runs 20-100x faster; a loaded machine may
-            # starve the sender (hence the low bound)
-            if not 0.5 < x["rate_reached"] < 1.1:
-                bad.append("run %d reached %.3f of its rate" % (x["index"], x["rate_reached"]))
+            # the pacer's bound, whatever the load: no more than the rate
+            # over the sender's window, plus the bucket (128 KiB), plus what
+            # sat in the qdisc when the sender stopped (at most its send
+            # buffer, 212992 bytes by default, and one more GSO send) and
+            # drained after (unpaced, this pair runs 20-100x faster).  Less,
+            # and loss, depend on the CPU the machine leaves us: only shown
+            allowed = want * x["duration_s"] + 131072 + 212992 + 2 * 65536
+            if x["rx_bytes"] > allowed:
+                bad.append("run %d: %d bytes arrived, the pacer allows %d" % (
+                    x["index"], x["rx_bytes"], allowed))
+            print("# run %d: %.3f of the rate arrived, loss %.2f%%" % (
+                x["index"], x["rate_reached"], x["loss_pct"]))
             if not x["cpu_cost_per_GiB"] > 0:
                 bad.append("run %d cost %r" % (x["index"], x["cpu_cost_per_GiB"]))
     return bad

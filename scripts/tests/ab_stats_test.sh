@@ -11,7 +11,7 @@
 #     allowed, no results directory, no namespace, no setting changed;
 #   - two short real runs on the local veth pair: an interval-driven one
 #     (warm-up apart, pinned, the stop rule as its intervals say) and a
-#     fixed-rate one (paced as asked, A at 97%, no loss).
+#     fixed-rate one (paced as asked, A at 97%, never above the rate).
 #
 #   scripts/tests/ab_stats_test.sh
 set -u
@@ -117,7 +117,7 @@ if [ "$(nproc)" -lt 2 ]; then
 else
 	real "interval-driven run: warm-up apart, pinned, stop rule as the intervals say" ci \
 		--tx gso-cmsg,tcp --rx gro --ci 95,40 -n 2 --max-reps 4 --no-perf
-	real "fixed-rate run: paced as asked (A at 97%), no loss, cost per GiB" rate \
+	real "fixed-rate run: paced as asked (A at 97%), never above the rate, cost per GiB" rate \
 		--tx gso-cmsg --rx gro --rate 40M --rate-a 97 --ci off -n 2 --no-perf
 fi
 ktap_finish
