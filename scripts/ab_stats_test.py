@@ -257,8 +257,12 @@ def check_run(d, kind):
                     (not met and a["reps_taken"] < iv["max_reps"] and "budget" not in r["interval"]["stop"]):
                 bad.append("%s: target %r, reached %r, stopped by %s after %d" % (
                     a["tx_mode"], met, a["target_reached"], a["stopped_by"], a["reps_taken"]))
-            if c["ratio"] is None or not c["lo"] <= c["ratio"] <= c["hi"]:
+            # (every pair disturbed by steal on a loaded host: no interval)
+            if c["n"] >= 2 and not c["lo"] <= c["ratio"] <= c["hi"]:
                 bad.append("%s: interval %r" % (a["tx_mode"], c))
+            if c["n"] + len(c["outliers"]) + len(c["disturbed"]) != c["pairs"]:
+                bad.append("%s: pairs %d != used %d + outliers + disturbed" % (
+                    a["tx_mode"], c["pairs"], c["n"]))
     if kind == "rate":
         if iv["metric"] != "cpu_cost_per_GiB":
             bad.append("rate mode headline metric %s" % iv["metric"])
