@@ -144,7 +144,10 @@ def pair(old, new, ignore_settings):
 
 
 # ---- comparing -------------------------------------------------------------------------
-def compare_metric(name, old_runs, new_runs, args):
+def compare_metric(name, old_runs, new_runs, args, want, need):
+    """One metric of one pair: medians, the change with its interval at
+    coverage want (or the highest the repetitions allow), and a verdict
+    when the coverage reached is at least need."""
     label, unit, better, scale = METRICS[name]
     xo = [v for v in (number(r.get(name)) for r in old_runs) if v is not None]
     xn = [v for v in (number(r.get(name)) for r in new_runs) if v is not None]
@@ -157,19 +160,33 @@ def compare_metric(name, old_runs, new_runs, args):
     if scale == "ratio" and (min(xo) <= 0 or min(xn) <= 0):
         m.update(verdict="n/a", note="a value <= 0: no ratio")
         return m
-    c = cs.change(xo, xn, args.level / 100.0, scale)
+    c = cs.change(xo, xn, want, scale)
     thr = args.threshold / 100.0 if scale == "ratio" else args.loss_threshold
-    v = cs.verdict(c["lo"], c["hi"], thr, better, c["level"])
+    v = cs.verdict(c["lo"], c["hi"], thr, better, c["level"], need)
     f = 100.0 if scale == "ratio" else 1.0
     m.update(est=c["est"] * f, lo=c["lo"] * f, hi=c["hi"] * f, level=c["level"], verdict=v)
-    if c["level"] < cs.MIN_LEVEL:
-        m["note"] = "too few repetitions for an interval (%.0f%%)" % (100 * c["level"])
+    if c["level"] < need - 1e-12:
+        r = cs.reps_for_level(need)
+        m["note"] = ("interval reaches %.1f%%, a verdict needs %.2f%%: too few repetitions"
+                     " (%d/%d; %s a side would do)" % (100 * c["level"], 100 * need, len(xo),
+                                                       len(xn), r or "over 50"))
     return m
 
 
 def compare(old, new, args):
+    """Every pair's verdict.  The level per interval: args.level, or with
+    --family the Bonferroni level over all intervals that can give a
+    verdict (pairs with runs on both sides x metrics)."""
+    paired = pair(old, new, args.ignore_settings)
+    cells = sum(len(args.metrics) for _, go, gn in paired if go["ok"] and gn["ok"])
+    want = args.level / 100.0
+    if args.family:
+        want = need = cs.family_level(want, cells)
+    else:
+        need = cs.MIN_LEVEL
+    args.cells, args.want = cells, want
     pairs = []
-    for key, go, gn in pair(old, new, args.ignore_settings):
+    for key, go, gn in paired:
         p = dict(zip(KEY_FIELDS, key))
         p["runs_old"], p["runs_new"] = len(go["ok"]), len(gn["ok"])
         if not go["ok"] or not gn["ok"]:
@@ -181,7 +198,8 @@ def compare(old, new, args):
             p["note"] = "no successful run in %s (%s)" % (side, why)
             p["metrics"] = {}
         else:
-            p["metrics"] = {n: compare_metric(n, go["ok"], gn["ok"], args) for n in args.metrics}
+            p["metrics"] = {n: compare_metric(n, go["ok"], gn["ok"], args, want, need)
+                            for n in args.metrics}
             p["verdict"] = cs.combine([m["verdict"] for m in p["metrics"].values()])
         pairs.append(p)
     return pairs
@@ -198,6 +216,10 @@ def report(old, new, args):
     for p in pairs:
         count[p["verdict"]] = count.get(p["verdict"], 0) + 1
     levels = sorted({m["level"] for p in pairs for m in p["metrics"].values() if "level" in m})
+    # under no change, a cell is called a regression with probability at
+    # most (1 - level) / 2: their sum bounds the expected false regressions
+    bound = sum((1.0 - m["level"]) / 2 for p in pairs for m in p["metrics"].values()
+                if "level" in m)
     return {
         "tool": "ab_compare", "schema": 1, "old": side_info(old), "new": side_info(new),
         "method": "Hodges-Lehmann shift of NEW against OLD over the per-repetition values "
@@ -206,6 +228,8 @@ def report(old, new, args):
                 "the threshold on that side; a configuration is a regression when any "
                 "metric is",
         "level_requested": args.level / 100.0, "levels_used": levels,
+        "family": args.family, "cells": args.cells, "level_per_interval": args.want,
+        "false_regressions_bound": bound,
         "threshold_pct": args.threshold, "loss_threshold_pp": args.loss_threshold,
         "metrics": args.metrics, "pairs": pairs, "count": count,
         "exit": 1 if count.get("regression") else 0,
@@ -236,6 +260,15 @@ def markdown(rep):
              rep["method"], lv, 100 * rep["level_requested"]),
          "- rule: %s; threshold %g%% (loss: %g points)" % (
              rep["rule"], rep["threshold_pct"], rep["loss_threshold_pp"]),
+         "- errors: %s" % (
+             "--family: each interval at %.3f%% (Bonferroni over %d intervals), so the chance"
+             " of any false verdict is at most %.0f%%" % (
+                 100 * rep["level_per_interval"], rep["cells"], 100 * rep["level_requested"])
+             if rep["family"] else
+             "per interval, not for the whole table: under no change each interval gives a"
+             " false regression with probability at most (1 - level)/2, here at most %.2f"
+             " expected over its %d intervals (--family for a family-wise guarantee)" % (
+                 rep["false_regressions_bound"], rep["cells"])),
          "- verdicts: %s" % ", ".join("%d %s" % (c, v) for v, c in sorted(rep["count"].items())),
          ""]
     mets = rep["metrics"]
@@ -258,12 +291,20 @@ def markdown(rep):
         v = p["verdict"]
         row.append("**%s**" % v if v in ("regression", "improvement") else v)
         L.append("| " + " | ".join(row) + " |")
-    notes = [(p, p["note"]) for p in rep["pairs"] if p.get("note")]
-    notes += [(p, "%s: %s" % (m["metric"], m["note"])) for p in rep["pairs"]
-              for m in p["metrics"].values() if m.get("note")]
+    # one line per distinct note, naming where it applies
+    notes = {}
+    for p in rep["pairs"]:
+        where = "%s/%s %s" % (p["tx_mode"], p["rx_mode"], p["setting"])
+        if p.get("note"):
+            notes.setdefault(p["note"], []).append(where)
+        for m in p["metrics"].values():
+            if m.get("note"):
+                notes.setdefault(m["note"], []).append("%s %s" % (where, m["metric"]))
     if notes:
-        L += ["", "Notes:"] + ["- %s/%s %s: %s" % (p["tx_mode"], p["rx_mode"], p["setting"], t)
-                               for p, t in notes]
+        L += ["", "Notes:"]
+        for t, ws in notes.items():
+            L.append("- %s: %s" % (", ".join(ws) if len(ws) <= 3 else
+                                   "%d intervals (%s, ...)" % (len(ws), ", ".join(ws[:2])), t))
     L += ["", "Medians per side; the change is NEW against OLD (negative throughput = slower,"
           " positive cost = dearer); docs/compare.md explains the method."]
     return "\n".join(L) + "\n"
@@ -350,6 +391,9 @@ def parse(argv):
     ap.add_argument("--metrics", default=DEFAULT_METRICS,
                     help="comma-separated, of %s (default %s)" % (",".join(METRICS),
                                                                   DEFAULT_METRICS))
+    ap.add_argument("--family", action="store_true",
+                    help="control the error over the whole table (Bonferroni over all"
+                         " intervals): needs more repetitions, e.g. 7 a side for 26 x 3")
     ap.add_argument("--ignore-settings", action="store_true",
                     help="compare even when setting A or B means different things")
     ap.add_argument("--json", action="store_true", help="JSON on stdout instead of Markdown")

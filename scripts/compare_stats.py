@@ -64,6 +64,21 @@ def mw_rank_k(m, n, level):
     return best
 
 
+def reps_for_level(level, limit=50):
+    """The fewest repetitions a side (equal sides) whose widest interval
+    reaches level, or None within limit."""
+    for n in range(1, limit + 1):
+        if 1.0 - 2.0 / math.comb(2 * n, n) >= level - 1e-12:
+            return n
+    return None
+
+
+def family_level(level, cells):
+    """Bonferroni: the per-cell coverage that keeps the chance of any
+    interval missing its true value, over cells intervals, within 1 - level."""
+    return 1.0 - (1.0 - level) / max(1, cells)
+
+
 def median(xs):
     s = sorted(xs)
     n = len(s)
