@@ -17,6 +17,8 @@
 #   --out DIR       where the guest writes results (default: results/bisect)
 #   --jobs N        make -j (default: nproc);  --timeout SECS: the guest's (3600)
 #   --record        run the matrix given after -- and compare nothing
+#   --compare-args "ARGS"  ab_compare.py options for the verdict (e.g. "--family
+#                   --threshold 3"; udpgso_ab.sh gets them as UG_COMPARE_ARGS)
 #
 # Exit (git bisect run's convention): 0 good (no regression), 1 bad (a
 # regression, or the matrix failed on this kernel), 125 skip (the commit does
@@ -28,7 +30,7 @@ set -u
 usage() { ug_help; }
 die128() { ug_err "$*"; exit 128; }
 
-tree=. kernel= out=$UG_TOP/results/bisect jobs=$(nproc) tmo=3600 baseline= record=0
+tree=. kernel= out=$UG_TOP/results/bisect jobs=$(nproc) tmo=3600 baseline= record=0 cargs=
 while [ $# -gt 0 ]; do
 	case "$1" in
 	-h | --help) usage; exit 0 ;;
@@ -42,6 +44,10 @@ while [ $# -gt 0 ]; do
 	--timeout) [[ "${2:-}" =~ ^[1-9][0-9]{0,5}$ ]] || die128 "--timeout '${2:-}': allowed seconds"
 		tmo=$2; shift ;;
 	--record) record=1 ;;
+	--compare-args) [ $# -ge 2 ] || die128 "--compare-args: needs ab_compare.py options"
+		[[ "$2" =~ ^[A-Za-z0-9_.,=\ -]*$ ]] ||
+			die128 "--compare-args '$2': allowed ab_compare.py options (letters, digits, - . , =)"
+		cargs=$2; shift ;;
 	--) shift; break ;;
 	*) die128 "unknown option '$1' (see -h)" ;;
 	esac
@@ -78,7 +84,7 @@ fi
 [ -r "$kernel" ] || die128 "--kernel '$kernel': no such readable image"
 
 # ---- boot and run ------------------------------------------------------------------
-ab=("$UG_TOP/scripts/udpgso_ab.sh" --out "$out" --no-perf --no-plots)
+ab=(env "UG_COMPARE_ARGS=$cargs" "$UG_TOP/scripts/udpgso_ab.sh" --out "$out" --no-perf --no-plots)
 [ "$record" = 1 ] || ab+=(--baseline "$baseline")
 ab+=("$@")
 ug_err "booting $kernel: ${ab[*]}"

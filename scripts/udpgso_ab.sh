@@ -61,7 +61,8 @@ EOF
 
 # --baseline DIR: this script again with DIR's matrix (ab_compare.py
 # --matrix-args: preset or --ab, --tx, --rx, -n, -l, --size, --segs) and the
-# other options given, then ab_compare.py DIR NEW --out NEW/compare; exit:
+# other options given, then ab_compare.py $UG_COMPARE_ARGS DIR NEW --out
+# NEW/compare; exit:
 # the run's when it failed, else the comparison's (0 within noise or better,
 # 1 a regression, 2 nothing to compare)
 for ((bl_i = 1; bl_i <= $#; bl_i++)); do
@@ -83,7 +84,8 @@ for ((bl_i = 1; bl_i <= $#; bl_i++)); do
 	[ -n "$bl_new" ] || exit "$bl_rc"
 	bl_py=python3
 	[ -x /usr/bin/python3 ] && bl_py=/usr/bin/python3
-	"$bl_py" "$AB_DIR/ab_compare.py" "$bl" "$bl_new" --out "$bl_new/compare"
+	# shellcheck disable=SC2086 # UG_COMPARE_ARGS: ab_compare.py options, e.g. --family
+	"$bl_py" "$AB_DIR/ab_compare.py" ${UG_COMPARE_ARGS:-} "$bl" "$bl_new" --out "$bl_new/compare"
 	bl_crc=$?
 	echo "$ug_prog: comparison with $bl in $bl_new/compare (exit $bl_crc)" >&2
 	[ "$bl_rc" = 0 ] || exit "$bl_rc"
