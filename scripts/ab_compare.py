@@ -38,6 +38,9 @@ METRICS = {
     "rx_MBps": ("throughput", "%", "higher", "ratio"),
     "cost_per_GiB": ("CPU cost/GiB", "%", "lower", "ratio"),
     "proc_cpu_s_per_GiB": ("tool CPU/GiB", "%", "lower", "ratio"),
+    # results of udpgso_ab.sh with interval-driven repetition (issue 17) add
+    # the tools' rusage + softirq cost per GiB
+    "cpu_cost_per_GiB": ("tool+softirq CPU/GiB", "%", "lower", "ratio"),
     "loss_pct": ("loss", "pp", "lower", "abs"),
 }
 DEFAULT_METRICS = "rx_MBps,cost_per_GiB,loss_pct"
@@ -369,6 +372,13 @@ def matrix_args(path):
         v = res.get(key)
         if isinstance(v, int) and not isinstance(v, bool):
             a += [opt, str(v)]
+    # a run that repeated until an interval target (issue 17's --ci): the
+    # same target and cap; reps above is then its minimum
+    iv = res.get("interval")
+    if isinstance(iv, dict) and number(iv.get("target_pct")) and number(iv.get("level")):
+        a += ["--ci", "%g,%g" % (iv["level"], iv["target_pct"])]
+        if isinstance(iv.get("max_reps"), int):
+            a += ["--max-reps", str(iv["max_reps"])]
     if any("\n" in x for x in a):
         raise BadInput("baseline '%s': a setting contains a newline" % path)
     return a
