@@ -88,9 +88,12 @@ ab=(env "UG_COMPARE_ARGS=$cargs" "$UG_TOP/scripts/udpgso_ab.sh" --out "$out" --n
 [ "$record" = 1 ] || ab+=(--baseline "$baseline")
 ab+=("$@")
 ug_err "booting $kernel: ${ab[*]}"
+# through pipes: qemu reopens our stdout/stderr by /proc/self/fd/N, which
+# truncates a file they point to (a bisect log lost its first lines)
 "$UG_TOP/scripts/vng_run.sh" --kernel "$kernel" --timeout "$tmo" --rwdir "$out" -- \
-	"$(printf '%q ' "${ab[@]}")"
+	"$(printf '%q ' "${ab[@]}")" > >(cat) 2> >(cat >&2)
 rc=$?
+wait
 case "$rc" in
 0) ug_err "good: no regression" ;;
 1) ug_err "bad: a regression, or the matrix failed in the guest" ;;
