@@ -77,9 +77,9 @@ for ((bl_i = 1; bl_i <= $#; bl_i++)); do
 	case " ${bl_rest[*]} " in *" --dry-run "*) exec "$0" "${bl_opts[@]}" "${bl_rest[@]}" ;; esac
 	bl_log=$(mktemp) || ug_die "--baseline: mktemp failed"
 	trap 'rm -f "$bl_log"' EXIT
-	"$0" "${bl_opts[@]}" "${bl_rest[@]}" 2> >(tee "$bl_log" >&2)
-	bl_rc=$?
-	wait $! 2>/dev/null
+	# its stderr (progress, "results in DIR") also to bl_log, stdout as is
+	{ "$0" "${bl_opts[@]}" "${bl_rest[@]}" 2>&1 >&3 3>&- | tee "$bl_log" >&2; } 3>&1
+	bl_rc=${PIPESTATUS[0]}
 	bl_new=$(sed -n "s/^$ug_prog: results in //p" "$bl_log" | tail -1)
 	[ -n "$bl_new" ] || exit "$bl_rc"
 	bl_py=python3
@@ -87,7 +87,8 @@ for ((bl_i = 1; bl_i <= $#; bl_i++)); do
 	# shellcheck disable=SC2086 # UG_COMPARE_ARGS: ab_compare.py options, e.g. --family
 	"$bl_py" "$AB_DIR/ab_compare.py" ${UG_COMPARE_ARGS:-} "$bl" "$bl_new" --out "$bl_new/compare"
 	bl_crc=$?
-	echo "$ug_prog: comparison with $bl in $bl_new/compare (exit $bl_crc)" >&2
+	[ ! -d "$bl_new/compare" ] ||
+		echo "$ug_prog: comparison with $bl in $bl_new/compare (exit $bl_crc)" >&2
 	[ "$bl_rc" = 0 ] || exit "$bl_rc"
 	exit "$bl_crc"
 done
