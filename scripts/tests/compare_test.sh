@@ -231,6 +231,32 @@ else
 	ktap_fail "udpgso_ab.sh --baseline (no such dir)" "exit $rc, $(head -2 "$tmp/bl2.err")"
 fi
 
+# a real run and a rerun against it: 1 tx/rx pair x 2 settings x 3 reps of 1 s
+# on the local veth pair, about 30 s; the verdict is whatever the machine
+# gives, the test checks that it is reached and reported consistently
+if why=$(ug_need_root); then
+	ab=(./scripts/udpgso_ab.sh --tx sendto --rx plain -n 3 -l 1 --no-perf --no-plots
+	    --out "$tmp/ab")
+	"${ab[@]}" --label cmpbase >/dev/null 2>"$tmp/ab1.err"
+	rc1=$?
+	b1=$(ls -d "$tmp"/ab/*-cmpbase 2>/dev/null | head -1)
+	UG_COMPARE_ARGS="--threshold 10" ./scripts/udpgso_ab.sh --baseline "$b1" --no-perf \
+		--no-plots --out "$tmp/ab" --label cmpnew >"$tmp/ab2.out" 2>"$tmp/ab2.err"
+	rc2=$?
+	cj=$(ls "$tmp"/ab/*-cmpnew/compare/compare.json 2>/dev/null | head -1)
+	if [ "$rc1" = 0 ] && [ -n "$cj" ] && [ "$rc2" = "$(ug_jget "$cj" exit)" ] &&
+	   ug_jcheck "$cj" "len(pairs) == 2" "threshold_pct == 10" &&
+	   grep -q "^| sendto | plain | A | 3/3 |" "$tmp/ab2.out"; then
+		ktap_ok "udpgso_ab.sh --baseline: a real rerun compared, exit $rc2 = the verdict's" \
+			"($(ug_jget "$cj" count))"
+	else
+		ktap_fail "udpgso_ab.sh --baseline (real run)" \
+			"exit $rc1/$rc2: $(tail -1 "$tmp/ab1.err") $(tail -1 "$tmp/ab2.err")"
+	fi
+else
+	ktap_skip "udpgso_ab.sh --baseline (real run)" "$why"
+fi
+
 mkdir -p "$tmp/ktree"
 # a stand-in kernel tree whose bzImage does not build
 printf '%s\n' 'olddefconfig:' '	@true' 'bzImage:' \
