@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # udpgso_stats on a debug kernel: builds (or reuses) a 6.1 guest kernel from
 # Debian's linux-source-6.1 with KASAN, lockdep (PROVE_LOCKING, PROVE_RCU),
-# DEBUG_ATOMIC_SLEEP, DEBUG_OBJECTS, KMEMLEAK and BTF
-# (scripts/kmod_debug.config on x86_64 defconfig), builds the module against
+# DEBUG_ATOMIC_SLEEP, DEBUG_OBJECTS and KMEMLEAK
+# (scripts/kmod_debug.config on allnoconfig), builds the module against
 # it, boots it with virtme-ng (scripts/vng_run.sh) and runs every kmod guest
 # case and the load/unload cycles there (scripts/kmod_debug_guest.sh around
 # scripts/kmod_guest.sh).  Any KASAN, lockdep, RCU, kmemleak, WARNING or BUG
@@ -120,7 +120,7 @@ else
 	mkdir -p "$bld"
 	rm -f "$bld/.ug-built"
 	if [ "$(cat "$bld/.ug-config" 2>/dev/null)" != "$want" ]; then
-		{ kmake defconfig && cat "$frag" >> "$bld/.config" && kmake olddefconfig; } \
+		{ kmake allnoconfig && cat "$frag" >> "$bld/.config" && kmake olddefconfig; } \
 			>"$cache/config.log" 2>&1 || ug_die "configuring failed: $cache/config.log"
 		# every option the fragment sets must have survived olddefconfig
 		lost=$(grep -E '^CONFIG_[A-Z0-9_]+=' "$frag" | while read -r l; do
