@@ -50,7 +50,7 @@ else
 OUTPUT ?= $(CURDIR)
 BINS := $(addprefix $(OUTPUT)/,$(TEST_GEN_FILES))
 
-.PHONY: all run_tests check run modes bench kmod install clean
+.PHONY: all run_tests check run modes bench kmod kmod-debug-check kmod-icount install clean
 all: $(BINS)
 
 $(OUTPUT)/%: %.c $(COMMON) $(COMMON_H)
@@ -96,6 +96,16 @@ bench: all
 
 kmod:
 	$(MAKE) -C kmod
+
+# the module on a debug kernel (KASAN, lockdep, PROVE_RCU, DEBUG_OBJECTS,
+# KMEMLEAK) built from linux-source-6.1 into /var/cache/udpgso-lab/kdebug,
+# then reused; installs missing build tools first (scripts/kmod_debug_kernel.sh)
+kmod-debug-check: all
+	@UDPGSO_BIN=$(OUTPUT) ./scripts/kmod_debug_kernel.sh --setup
+
+# the module's cost in guest instructions (a benchmark: scripts/kmod_icount.sh)
+kmod-icount: all
+	@UDPGSO_BIN=$(OUTPUT) ./scripts/kmod_icount.sh
 
 # INSTALL_PATH is a kselftest install root (what the kernel's `make -C
 # tools/testing/selftests install` makes): the suite goes to

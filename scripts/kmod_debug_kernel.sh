@@ -11,6 +11,7 @@
 #
 #   scripts/kmod_debug_kernel.sh [--setup] [--build-only] [--cycles N]
 #       [--cycle-secs S] [--timeout S] [--only CASE,...] [--log FILE]
+#   scripts/kmod_debug_kernel.sh --stock VER [--cycles N] ...
 #
 # --setup      install missing build tools first (apt-get install
 #              --no-install-recommends flex bison bc dwarves libelf-dev
@@ -21,6 +22,12 @@
 #              kernel under TCG; fewer cycles in that time is a failure)
 # --timeout    seconds for the whole guest (default: cycle-secs + 1800)
 # --log FILE   the guest's whole output (console included) also goes there
+# --stock VER  no build: Debian's own /boot/vmlinuz-VER with the checks a
+#              production kernel can switch on at boot (STOCK_APPEND below:
+#              SLUB redzones, poisoning and free checks, page poisoning,
+#              KFENCE where built in; DEBUG_LIST is on in Debian's config).
+#              Weaker evidence than the debug kernel: no KASAN, lockdep,
+#              PROVE_RCU, DEBUG_OBJECTS or kmemleak.
 #
 # Environment: UG_KDEBUG_CACHE (default /var/cache/udpgso-lab/kdebug) holds
 # the extracted source, the build and build.log; UG_KDEBUG_JOBS make -j
@@ -32,11 +39,12 @@ set -u
 . "$(dirname "$0")/lib.sh"
 
 usage() {
-	echo "usage: $ug_prog [--setup] [--build-only] [--cycles N] [--cycle-secs S] [--timeout S] [--only CASE,...] [--log FILE]" >&2
+	echo "usage: $ug_prog [--setup] [--build-only | --stock VER] [--cycles N] [--cycle-secs S] [--timeout S] [--only CASE,...] [--log FILE]" >&2
 	exit 1
 }
 
-setup= build_only= cycles=1000 csecs=36000 gtmo= only= log=
+setup= build_only= cycles=1000 csecs=36000 gtmo= only= log= stock=
+STOCK_APPEND="slub_debug=FZPU page_poison=1 kfence.sample_interval=1"
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--setup) setup=1; shift ;;
@@ -46,6 +54,7 @@ while [ $# -gt 0 ]; do
 	--timeout) gtmo=${2:-}; shift 2 || usage ;;
 	--only) only=${2:-}; shift 2 || usage ;;
 	--log) log=${2:-}; shift 2 || usage ;;
+	--stock) stock=${2:-}; shift 2 || usage ;;
 	*) usage ;;
 	esac
 done
@@ -84,62 +93,77 @@ missing_tools() {	# prints the Debian packages of what is missing
 	echo "$m"
 }
 
-why=$(ug_need_root) || skip_all "$why"
-need=$(missing_tools)
-if [ -n "$need" ] && [ -n "$setup" ]; then
-	ktap_info "setup: apt-get install --no-install-recommends $need"
-	# shellcheck disable=SC2086
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -q -o DPkg::Lock::Timeout=900 --no-install-recommends $need \
-		>"/tmp/kmod_debug_setup.log" 2>&1 || {
-		tail -5 /tmp/kmod_debug_setup.log >&2
-		ug_die "apt-get install $need failed (log: /tmp/kmod_debug_setup.log)"
-	}
+build_kernel() {
 	need=$(missing_tools)
-fi
-[ -z "$need" ] || skip_all "missing build tools: ${need% } (run with --setup)"
-[ -r "$tarball" ] || skip_all "no $tarball (apt install linux-source-6.1)"
+	if [ -n "$need" ] && [ -n "$setup" ]; then
+		ktap_info "setup: apt-get install --no-install-recommends $need"
+		# shellcheck disable=SC2086
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -q -o DPkg::Lock::Timeout=900 \
+			--no-install-recommends $need >"/tmp/kmod_debug_setup.log" 2>&1 || {
+			tail -5 /tmp/kmod_debug_setup.log >&2
+			ug_die "apt-get install $need failed (log: /tmp/kmod_debug_setup.log)"
+		}
+		need=$(missing_tools)
+	fi
+	[ -z "$need" ] || skip_all "missing build tools: ${need% } (run with --setup)"
+	[ -r "$tarball" ] || skip_all "no $tarball (apt install linux-source-6.1)"
 
-# ---- source, config, kernel ------------------------------------------------------------
-mkdir -p "$cache" || ug_die "cannot create $cache (UG_KDEBUG_CACHE)"
-if [ ! -f "$src/.ug-extracted" ]; then
-	ktap_info "extracting $tarball into $cache"
-	rm -rf "$src"
-	nice -n 19 tar -C "$cache" -xf "$tarball" || ug_die "tar -xf $tarball failed"
-	[ -f "$src/Makefile" ] || ug_die "$tarball did not give $src"
-	touch "$src/.ug-extracted"
-fi
+	# source, config, kernel
+	mkdir -p "$cache" || ug_die "cannot create $cache (UG_KDEBUG_CACHE)"
+	if [ ! -f "$src/.ug-extracted" ]; then
+		ktap_info "extracting $tarball into $cache"
+		rm -rf "$src"
+		nice -n 19 tar -C "$cache" -xf "$tarball" || ug_die "tar -xf $tarball failed"
+		[ -f "$src/Makefile" ] || ug_die "$tarball did not give $src"
+		touch "$src/.ug-extracted"
+	fi
 
-# the build is reused while the fragment and the tarball are the same
-want=$( (sha256sum < "$frag"; stat -c %s.%Y "$tarball") | sha256sum | cut -c1-16)
-kmake() { nice -n 19 make -C "$src" O="$bld" "$@"; }
+	# the build is reused while the fragment and the tarball are the same
+	want=$( (sha256sum < "$frag"; stat -c %s.%Y "$tarball") | sha256sum | cut -c1-16)
+	kmake() { nice -n 19 make -C "$src" O="$bld" "$@"; }
 
-if [ "$(cat "$bld/.ug-built" 2>/dev/null)" = "$want" ] && [ -r "$image" ]; then
-	ktap_info "reusing the kernel built in $bld ($(cat "$bld/include/config/kernel.release"))"
+	if [ "$(cat "$bld/.ug-built" 2>/dev/null)" = "$want" ] && [ -r "$image" ]; then
+		ktap_info "reusing the kernel built in $bld ($(cat "$bld/include/config/kernel.release"))"
+	else
+		t0=$SECONDS
+		mkdir -p "$bld"
+		rm -f "$bld/.ug-built"
+		if [ "$(cat "$bld/.ug-config" 2>/dev/null)" != "$want" ]; then
+			{ kmake allnoconfig && cat "$frag" >> "$bld/.config" && kmake olddefconfig; } \
+				>"$cache/config.log" 2>&1 || ug_die "configuring failed: $cache/config.log"
+			# every option the fragment sets must have survived olddefconfig
+			lost=$(grep -E '^CONFIG_[A-Z0-9_]+=' "$frag" | while read -r l; do
+				grep -qxF "$l" "$bld/.config" || echo "${l%%=*}"
+			done | tr '\n' ' ')
+			[ -z "$lost" ] || ug_die "scripts/kmod_debug.config options lost (dependencies?): $lost"
+			echo "$want" > "$bld/.ug-config"
+		fi
+		ktap_info "building the kernel in $bld (make -j$jobs under nice -n 19, log $cache/build.log)"
+		if ! kmake -j"$jobs" all >"$cache/build.log" 2>&1; then
+			tail -20 "$cache/build.log" | sed 's/^/# /'
+			ktap_fail "build debug kernel" "log: $cache/build.log"
+			ktap_finish
+		fi
+		echo "$want" > "$bld/.ug-built"
+		ktap_info "kernel built in $((SECONDS - t0)) s"
+	fi
+}
+
+why=$(ug_need_root) || skip_all "$why"
+if [ -n "$stock" ]; then
+	image=/boot/vmlinuz-$stock
+	bld=/usr/src/linux-headers-$stock
+	[ -f "$bld/Makefile" ] || bld=/lib/modules/$stock/build
+	[ -r "$image" ] && [ -f "$bld/Makefile" ] ||
+		ug_die "--stock '$stock': needs /boot/vmlinuz-$stock and its headers"
+	[ -z "$build_only" ] || ug_die "--stock and --build-only: pass one"
+	krel=$stock
+	ktap_info "stock kernel $krel with: $STOCK_APPEND"
 else
-	t0=$SECONDS
-	mkdir -p "$bld"
-	rm -f "$bld/.ug-built"
-	if [ "$(cat "$bld/.ug-config" 2>/dev/null)" != "$want" ]; then
-		{ kmake allnoconfig && cat "$frag" >> "$bld/.config" && kmake olddefconfig; } \
-			>"$cache/config.log" 2>&1 || ug_die "configuring failed: $cache/config.log"
-		# every option the fragment sets must have survived olddefconfig
-		lost=$(grep -E '^CONFIG_[A-Z0-9_]+=' "$frag" | while read -r l; do
-			grep -qxF "$l" "$bld/.config" || echo "${l%%=*}"
-		done | tr '\n' ' ')
-		[ -z "$lost" ] || ug_die "scripts/kmod_debug.config options lost (dependencies?): $lost"
-		echo "$want" > "$bld/.ug-config"
-	fi
-	ktap_info "building the kernel in $bld (make -j$jobs under nice -n 19, log $cache/build.log)"
-	if ! kmake -j"$jobs" all >"$cache/build.log" 2>&1; then
-		tail -20 "$cache/build.log" | sed 's/^/# /'
-		ktap_fail "build debug kernel" "log: $cache/build.log"
-		ktap_finish
-	fi
-	echo "$want" > "$bld/.ug-built"
-	ktap_info "kernel built in $((SECONDS - t0)) s"
+	build_kernel
+	krel=$(cat "$bld/include/config/kernel.release")
+	ktap_ok "debug kernel $krel ($image)"
 fi
-krel=$(cat "$bld/include/config/kernel.release")
-ktap_ok "debug kernel $krel ($image)"
 
 # ---- the module ----------------------------------------------------------------------
 work=$(mktemp -d /tmp/ugkdebug.XXXXXX)
@@ -164,9 +188,10 @@ res=$work/res.txt
 glog=${log:-$work/guest.log}
 ktap_info "guest: $cycles load/unload cycles within $csecs s, guest timeout $gtmo s, log $glog"
 t0=$SECONDS
-UG_VNG_VERBOSE=1 "$UG_TOP/scripts/vng_run.sh" --kernel "$image" --memory 2G \
-	--timeout "$gtmo" --rwdir "$work" -- \
-	"UDPGSO_BIN=$UDPGSO_BIN $UG_TOP/scripts/kmod_debug_guest.sh --ko $work/ko/udpgso_stats.ko" \
+UG_VNG_VERBOSE=1 UG_VNG_APPEND=${stock:+$STOCK_APPEND} \
+"$UG_TOP/scripts/vng_run.sh" --kernel "$image" --memory 2G --timeout "$gtmo" --rwdir "$work" -- \
+	"UG_KDEBUG_STOCK=${stock:+1} UDPGSO_BIN=$UDPGSO_BIN" \
+	"$UG_TOP/scripts/kmod_debug_guest.sh --ko $work/ko/udpgso_stats.ko" \
 	"--out $res --cycles $cycles --cycle-secs $csecs${only:+ --only $only}" >"$glog" 2>&1
 rc=$?
 ktap_info "guest ran $((SECONDS - t0)) s (exit $rc)"
