@@ -90,7 +90,7 @@ summarize() {
 	    if len(ns) < 2:
 	        continue
 	    n1, n2 = ns[0], ns[-1]
-	    per = {}
+	    per, byround = {}, {}
 	    for mode in ("off", "on"):
 	        vals, kv, wsp = [], [], []
 	        for rnd in rounds:
@@ -98,6 +98,7 @@ summarize() {
 	            if not a or not b:
 	                continue
 	            vals.append((st.median(x[0] for x in b) - st.median(x[0] for x in a)) / (n2 - n1))
+	            byround[(rnd, mode)] = vals[-1]
 	            kv.append((st.median(x[1] for x in b) - st.median(x[1] for x in a)) / (n2 - n1))
 	            for ws in (a, b):
 	                t = [x[0] for x in ws]
@@ -112,7 +113,10 @@ summarize() {
 	              f" <= {max(wsp):.2f}%")
 	    if "off" in per and "on" in per:
 	        off, on = per["off"], per["on"]
-	        print(f"{w:9s} the module adds {on - off:.1f} insns/send = {(on / off - 1) * 100:.2f}%;"
+	        d = [byround[(r, "on")] - byround[(r, "off")] for r in rounds
+	             if (r, "on") in byround and (r, "off") in byround]
+	        print(f"{w:9s} the module adds {on - off:.1f} insns/send = {(on / off - 1) * 100:.2f}%"
+	              f" (per round {min(d):.0f}..{max(d):.0f});"
 	              f" throughput with/without {off / on:.4f} if time follows instructions")
 	EOF
 }
