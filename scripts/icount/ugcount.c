@@ -20,9 +20,8 @@
  *
  *   qemu-system-x86_64 ... -plugin /path/ugcount.so,out=/path/marks.log
  *
- * Debian's QEMU 7.2 ships no qemu-plugin.h: the few declarations used here
- * are written from the plugin API documentation (docs/devel/tcg-plugins.rst,
- * API version 1 of QEMU 7.2).
+ * Debian's QEMU 7.2 ships no qemu-plugin.h: qemu_plugin_api.h declares the
+ * few functions used here, from the plugin API documentation.
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -30,44 +29,10 @@
 #include <stdio.h>
 #include <string.h>
 
-/* ---- the QEMU plugin API (version 1), as documented ---- */
-typedef uint64_t qemu_plugin_id_t;
-struct qemu_plugin_tb;
-struct qemu_plugin_insn;
-typedef struct qemu_info_t qemu_info_t;	/* not read here */
-
-enum qemu_plugin_cb_flags {
-	QEMU_PLUGIN_CB_NO_REGS,
-	QEMU_PLUGIN_CB_R_REGS,
-	QEMU_PLUGIN_CB_RW_REGS,
-};
-
-enum qemu_plugin_op {
-	QEMU_PLUGIN_INLINE_ADD_U64,
-};
-
-typedef void (*qemu_plugin_vcpu_tb_trans_cb_t)(qemu_plugin_id_t id, struct qemu_plugin_tb *tb);
-typedef void (*qemu_plugin_vcpu_udata_cb_t)(unsigned int vcpu_index, void *userdata);
-typedef void (*qemu_plugin_udata_cb_t)(qemu_plugin_id_t id, void *userdata);
-
-void qemu_plugin_register_vcpu_tb_trans_cb(qemu_plugin_id_t id, qemu_plugin_vcpu_tb_trans_cb_t cb);
-void qemu_plugin_register_vcpu_tb_exec_inline(struct qemu_plugin_tb *tb, enum qemu_plugin_op op,
-					      void *ptr, uint64_t imm);
-void qemu_plugin_register_vcpu_insn_exec_cb(struct qemu_plugin_insn *insn,
-					    qemu_plugin_vcpu_udata_cb_t cb,
-					    enum qemu_plugin_cb_flags flags, void *userdata);
-void qemu_plugin_register_atexit_cb(qemu_plugin_id_t id, qemu_plugin_udata_cb_t cb,
-				    void *userdata);
-size_t qemu_plugin_tb_n_insns(const struct qemu_plugin_tb *tb);
-uint64_t qemu_plugin_tb_vaddr(const struct qemu_plugin_tb *tb);
-struct qemu_plugin_insn *qemu_plugin_tb_get_insn(const struct qemu_plugin_tb *tb, size_t idx);
-const void *qemu_plugin_insn_data(const struct qemu_plugin_insn *insn);
-size_t qemu_plugin_insn_size(const struct qemu_plugin_insn *insn);
-void qemu_plugin_outs(const char *string);
+#include "qemu_plugin_api.h"
 
 #define UG_EXPORT __attribute__((visibility("default")))
 UG_EXPORT int qemu_plugin_version = 1;
-/* ---- end of the API declarations ---- */
 
 static uint64_t total, kernel, seq;
 static FILE *out;
@@ -75,7 +40,8 @@ static FILE *out;
 static void on_mark(unsigned int vcpu, void *udata)
 {
 	(void)udata;
-	fprintf(out, "mark %llu %llu %llu vcpu %u\n", (unsigned long long)++seq,
+	seq++;
+	fprintf(out, "mark %llu %llu %llu vcpu %u\n", (unsigned long long)seq,
 		(unsigned long long)total, (unsigned long long)kernel, vcpu);
 	fflush(out);
 }
