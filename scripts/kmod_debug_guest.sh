@@ -12,6 +12,11 @@ set -u
 
 . "$(dirname "$0")/lib.sh"
 
+case "${1:-}" in
+-h | --help)
+	echo "usage: $ug_prog --ko PATH --out FILE [scripts/kmod_guest.sh options] (inside a guest)"
+	exit 0 ;;
+esac
 out=/dev/null
 args=("$@")
 while [ $# -gt 0 ]; do
@@ -75,7 +80,9 @@ kill "$follower" 2>/dev/null
 wait "$follower" 2>/dev/null
 bad=$( (cat "$klog.boot" "$klog"; echo "$leaks") | grep -E "$REPORTS")
 if [ -z "$bad" ]; then
-	emit ok "debug kernel reports: none (KASAN, lockdep, RCU, ODEBUG, atomic sleep, kmemleak, WARNING, BUG in $(cat "$klog.boot" "$klog" | grep -c .) log lines)"
+	n=$(cat "$klog.boot" "$klog" | grep -c .)
+	msg="none (KASAN, lockdep, RCU, ODEBUG, atomic sleep, kmemleak, WARNING, BUG"
+	emit ok "debug kernel reports: $msg in $n log lines)"
 else
 	emit "not ok" "debug kernel reports: $(head -3 <<<"$bad" | tr '\n' '|')"
 	echo "# ---- kernel log lines that are reports ----"

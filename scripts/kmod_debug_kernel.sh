@@ -39,7 +39,8 @@ set -u
 . "$(dirname "$0")/lib.sh"
 
 usage() {
-	echo "usage: $ug_prog [--setup] [--build-only | --stock VER] [--cycles N] [--cycle-secs S] [--timeout S] [--only CASE,...] [--log FILE]" >&2
+	echo "usage: $ug_prog [--setup] [--build-only | --stock VER] [--cycles N] [--cycle-secs S]" \
+		"[--timeout S] [--only CASE,...] [--log FILE]" >&2
 	exit 1
 }
 
@@ -47,6 +48,7 @@ setup= build_only= cycles=1000 csecs=36000 gtmo= only= log= stock=
 STOCK_APPEND="slub_debug=FZPU page_poison=1 kfence.sample_interval=1"
 while [ $# -gt 0 ]; do
 	case "$1" in
+	-h | --help) (usage) 2>&1; exit 0 ;;
 	--setup) setup=1; shift ;;
 	--build-only) build_only=1; shift ;;
 	--cycles) cycles=${2:-}; shift 2 || usage ;;
@@ -71,6 +73,11 @@ src=$cache/linux-source-6.1
 bld=$cache/build
 frag=$UG_TOP/scripts/kmod_debug.config
 image=$bld/arch/x86/boot/bzImage
+
+if [ -n "$stock" ]; then
+	[ -z "$build_only" ] || ug_die "--stock and --build-only: pass one"
+	[ -r "/boot/vmlinuz-$stock" ] || ug_die "--stock '$stock': no /boot/vmlinuz-$stock"
+fi
 
 ktap_header
 

@@ -29,7 +29,8 @@ set -u
 . "$(dirname "$0")/lib.sh"
 
 usage() {
-	echo "usage: $ug_prog [--kernel VER] [--rounds R] [--n N] [--windows W] [--out DIR] | --summarize DIR" >&2
+	echo "usage: $ug_prog [--kernel VER] [--rounds R] [--n N] [--windows W] [--out DIR]" \
+		"| --summarize DIR" >&2
 	exit 1
 }
 
@@ -37,6 +38,7 @@ kver= rounds=4 n=200 windows=4 out= in_guest= ko= sumdir= tools=
 args=("$@")
 while [ $# -gt 0 ]; do
 	case "$1" in
+	-h | --help) (usage) 2>&1; exit 0 ;;
 	--kernel) kver=${2:-}; shift 2 || usage ;;
 	--rounds) rounds=${2:-}; shift 2 || usage ;;
 	--n) n=${2:-}; shift 2 || usage ;;
