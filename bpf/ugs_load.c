@@ -316,6 +316,13 @@ static void ugs_detach(struct ugs *u)
 	u->skel = NULL;
 }
 
+static bool ugs_no_fexit(void)
+{
+	const char *v = getenv("UDPGSO_STATS_NO_FEXIT");
+
+	return v && *v && strcmp(v, "0");
+}
+
 int ugs_open(struct ugs *u, const struct ugs_filter *f, char *why, size_t len)
 {
 	__u64 r[UGS_NR_RANGES][2];
@@ -337,7 +344,8 @@ int ugs_open(struct ugs *u, const struct ugs_filter *f, char *why, size_t len)
 	u->ncpus = libbpf_num_possible_cpus();
 	ugs_find_ranges(r);
 	/* fexit first, then the derived programs */
-	for (int pass = 0; pass < 2; pass++) {
+	/* UDPGSO_STATS_NO_FEXIT=1: the derived counters even where fexit works */
+	for (int pass = ugs_no_fexit() ? 1 : 0; pass < 2; pass++) {
 		bool fexit = pass == 0;
 
 		u->skel = ugs_bpf__open();
@@ -368,6 +376,9 @@ int ugs_open(struct ugs *u, const struct ugs_filter *f, char *why, size_t len)
 		why[strcspn(why, "\n")] = 0;
 		return err;
 	}
+	if (ugs_no_fexit())
+		for (h = UGS_H_SKB_GSO_SEGMENT; h <= UGS_H_UDP6_GRO_COMPLETE; h++)
+			u->hnote[h] = "UDPGSO_STATS_NO_FEXIT set";
 	ugs_sources(u, r);
 	return 0;
 }

@@ -54,10 +54,16 @@ bl_run() {
 		echo "receiver did not bind port $port" >>"$out.err"
 		return 1
 	fi
-	"$STATS" run "$@" -- sh -c 'ip netns exec "$1" timeout 60 "$2" "$3" -D "$4" -p "$5" \
+	local -a traffic=(sh -c 'ip netns exec "$1" timeout 60 "$2" "$3" -D "$4" -p "$5" \
 		-s "$6" -S "$7" -M "$8" >/dev/null && sleep 0.5' sh \
-		"$(ns_name "$nstx")" "$TX" "$fam" "$dst" "$port" $((K * S)) "$S" "$M" \
-		>"$out" 2>>"$out.err"
+		"$(ns_name "$nstx")" "$TX" "$fam" "$dst" "$port" $((K * S)) "$S" "$M")
+	# BL_INNER_OUT=FILE: a second udpgso_stats inside the first, with the
+	# derived counters (UDPGSO_STATS_NO_FEXIT), over the same traffic
+	if [ -n "${BL_INNER_OUT:-}" ]; then
+		traffic=(sh -c 'o=$1; shift; UDPGSO_STATS_NO_FEXIT=1 exec "$@" >"$o"' sh \
+			"$BL_INNER_OUT" "$STATS" run "$@" -- "${traffic[@]}")
+	fi
+	"$STATS" run "$@" -- "${traffic[@]}" >"$out" 2>>"$out.err"
 	rc=$?
 	kill "$rxpid" 2>/dev/null
 	wait "$rxpid" 2>/dev/null
