@@ -78,6 +78,7 @@ compare() {
 # one case: kmod filtered and reset, both BPF tools around the traffic
 both() {		# NAME NS_TX NS_RX DST FAMILY RXFLAGS
 	local name=$1 port
+	echo "# bpf_guest: '$name' at $((SECONDS - t0)) s" >&2
 	port=$(bl_port)
 	echo "port $port" >"$D/filter" && echo 1 >"$D/reset"
 	BL_INNER_OUT=$work/bpf_derived bl_run "$work/bpf" "$2" "$3" "$4" "$port" "$5" "$6" \
@@ -86,7 +87,9 @@ both() {		# NAME NS_TX NS_RX DST FAMILY RXFLAGS
 	compare "$name"
 }
 
+t0=$SECONDS
 ug_trap_install
+defer "echo '# bpf_guest: cleanup done at '\$((SECONDS - t0))' s' >&2"
 defer "rm -rf '$work'"
 defer "rmmod udpgso_stats"
 mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
@@ -126,4 +129,5 @@ if wanted gropass; then
 	both "veth GRO on, GSO skb passed whole" a b 10.71.0.2 -4 "-G"
 	bl_down
 fi
+echo "# bpf_guest: cases done at $((SECONDS - t0)) s" >&2
 exit 0
