@@ -54,13 +54,14 @@ compare() {
 	bl_load "$work/kmod" KM
 	bl_load "$work/bpf" BF
 	bl_load "$work/bpf_derived" BD
+	# (a counter one BPF mode marks unavailable is compared in the other)
 	for n in "${!KM[@]}"; do
-		if [ -n "${BF[$n]:-}" ] && [ -n "${BD[$n]:-}" ] &&
-		   [ "${KM[$n]}" = "${BF[$n]}" ] && [ "${KM[$n]}" = "${BD[$n]}" ]; then
+		[ -z "${BF[$n]:-}" ] && [ -z "${BD[$n]:-}" ] && continue
+		if [ "${KM[$n]}" = "${BF[$n]:-${KM[$n]}}" ] &&
+		   [ "${KM[$n]}" = "${BD[$n]:-${KM[$n]}}" ]; then
 			same=$((same + 1))
 			continue
 		fi
-		[ -z "${BF[$n]:-}" ] && [ -z "${BD[$n]:-}" ] && continue
 		bad+="$n kmod=${KM[$n]} bpf=${BF[$n]:-absent} derived=${BD[$n]:-absent}, "
 	done
 	unav=$(grep -h '^# unavailable:' "$work/bpf" "$work/bpf_derived" | sort -u | tr '\n' ' ')
