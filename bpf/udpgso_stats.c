@@ -18,6 +18,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include "ugs_load.h"
 
@@ -61,6 +62,7 @@ static void parse_filter(int argc, char **argv, int *i, struct ugs_filter *f)
 {
 	const char *kind = *i + 1 < argc ? argv[*i + 1] : NULL;
 	const char *val = *i + 2 < argc ? argv[*i + 2] : NULL;
+	struct stat st;
 	char *end;
 	long p;
 
@@ -84,6 +86,12 @@ static void parse_filter(int argc, char **argv, int *i, struct ugs_filter *f)
 			    "no '/', ':' or spaces", val);
 		f->type = UGS_FILTER_DEV;
 		strcpy(f->dev, val);
+		/* the device of that name in this process's network namespace */
+		if (stat("/proc/self/ns/net", &st)) {
+			fprintf(stderr, "%s: /proc/self/ns/net: %s\n", prog, strerror(errno));
+			exit(1);
+		}
+		f->netns = st.st_ino;
 	}
 	*i += 2;
 }
@@ -96,9 +104,8 @@ static void open_or_exit(struct ugs *u, const struct ugs_filter *f)
 	if (!err)
 		return;
 	fprintf(stderr, "%s: %s\n", prog, why);
-	/* a kernel or policy without BTF/BPF: a skip, not a failure */
-	exit(err == -ENOENT || err == -EPERM || err == -ENOSYS || err == -EACCES ||
-	     err == -EINVAL ? KSFT_SKIP : 1);
+	/* a kernel or policy without BTF/BPF: a skip; a program refused: a failure */
+	exit(u->skip ? KSFT_SKIP : 1);
 }
 
 static volatile sig_atomic_t stop;

@@ -21,6 +21,7 @@ const char * const ugs_counter_names[UGS_NR_COUNTERS] = {
 	[UGS_TX_GSO_TCP_SKBS]		= "tx_gso_tcp_skbs",
 	[UGS_TX_GSO_FRAGLIST_SKBS]	= "tx_gso_fraglist_skbs",
 	[UGS_TX_GSO_SEGS]		= "tx_gso_segs",
+	[UGS_TX_GSO_SEGS_UNKNOWN_SKBS]	= "tx_gso_segs_unknown_skbs",
 	[UGS_TX_DEV_SKBS]		= "tx_dev_skbs",
 	[UGS_TX_DEV_GSO_SKBS]		= "tx_dev_gso_skbs",
 	[UGS_TX_SW_SEGMENTED_SKBS]	= "tx_sw_segmented_skbs",
@@ -33,10 +34,15 @@ const char * const ugs_counter_names[UGS_NR_COUNTERS] = {
 	[UGS_RX_GRO_COALESCED_SEGS]	= "rx_gro_coalesced_segs",
 	[UGS_RX_GRO_FRAGLIST_SKBS]	= "rx_gro_fraglist_skbs",
 	[UGS_RX_GSO_PASSTHROUGH_SKBS]	= "rx_gso_passthrough_skbs",
+	[UGS_RX_GSO_TCP_SKBS]		= "rx_gso_tcp_skbs",
+	[UGS_RX_GSO_TCP_SEGS]		= "rx_gso_tcp_segs",
 	[UGS_RX_SW_SEGMENTED_SKBS]	= "rx_sw_segmented_skbs",
 	[UGS_RX_SW_SEGMENTS]		= "rx_sw_segments",
 	[UGS_RX_SW_SEGMENT_ERRORS]	= "rx_sw_segment_errors",
 	[UGS_RX_UDP_QUEUE_FAILS]	= "rx_udp_queue_fails",
+	[UGS_OTHER_SW_SEGMENTED_SKBS]	= "other_sw_segmented_skbs",
+	[UGS_OTHER_SW_SEGMENTS]		= "other_sw_segments",
+	[UGS_OTHER_SW_SEGMENT_ERRORS]	= "other_sw_segment_errors",
 };
 
 static const struct {
@@ -45,7 +51,9 @@ static const struct {
 } ugs_hooks[UGS_NR_HOOKS] = {
 	[UGS_H_NET_DEV_QUEUE]		= { "tp_btf", "net_dev_queue" },
 	[UGS_H_NET_DEV_START_XMIT]	= { "tp_btf", "net_dev_start_xmit" },
+	[UGS_H_NET_DEV_XMIT]		= { "tp_btf", "net_dev_xmit" },
 	[UGS_H_NAPI_GRO_RECEIVE_ENTRY]	= { "tp_btf", "napi_gro_receive_entry" },
+	[UGS_H_NAPI_GRO_FRAGS_ENTRY]	= { "tp_btf", "napi_gro_frags_entry" },
 	[UGS_H_NETIF_RECEIVE_SKB]	= { "tp_btf", "netif_receive_skb" },
 	[UGS_H_UDP_FAIL_QUEUE_RCV_SKB]	= { "tp_btf", "udp_fail_queue_rcv_skb" },
 	[UGS_H_SKB_GSO_SEGMENT]		= { "fexit", "__skb_gso_segment" },
@@ -60,6 +68,9 @@ static const char * const ugs_range_fn[UGS_NR_RANGES] = {
 	[UGS_R_VALIDATE_XMIT]	= "validate_xmit_skb",
 	[UGS_R_UDP4_RCV]	= "udp_queue_rcv_skb",
 	[UGS_R_UDP6_RCV]	= "udpv6_queue_rcv_skb",
+	[UGS_R_XMIT_LIST]	= "validate_xmit_skb_list",
+	[UGS_R_DEV_QUEUE_XMIT]	= "__dev_queue_xmit",
+	[UGS_R_KERNEL_TEXT]	= "_stext",	/* to _etext */
 };
 
 /* libbpf's messages: kept quiet (a refused fexit is expected), unless asked */
@@ -121,12 +132,14 @@ static void ugs_find_ranges(__u64 r[UGS_NR_RANGES][2])
 				r[i][0] = a;
 		}
 	}
-	/* the end: the lowest symbol above the start */
+	/* the end: the lowest symbol above the start (the kernel text: _etext) */
 	rewind(f);
 	while (fgets(line, sizeof(line), f)) {
 		if (sscanf(line, "%llx %c %255s", &a, &type, name) != 3)
 			continue;
-		for (i = 0; i < UGS_NR_RANGES; i++)
+		if (!strcmp(name, "_etext"))
+			r[UGS_R_KERNEL_TEXT][1] = a;
+		for (i = 0; i < UGS_R_KERNEL_TEXT; i++)
 			if (r[i][0] && a > r[i][0] && (!r[i][1] || a < r[i][1]))
 				r[i][1] = a;
 	}
@@ -158,15 +171,19 @@ static void ugs_sources(struct ugs *u, const __u64 r[UGS_NR_RANGES][2])
 
 	memset(u->src, 0, sizeof(u->src));
 	if (ugs_on(u, UGS_H_NET_DEV_QUEUE))
-		ugs_set_src(u, UGS_TX_SKBS, UGS_TX_GSO_SEGS, UGS_SRC_DIRECT, "net_dev_queue");
-	if (ugs_on(u, UGS_H_NET_DEV_START_XMIT))
+		ugs_set_src(u, UGS_TX_SKBS, UGS_TX_GSO_SEGS_UNKNOWN_SKBS, UGS_SRC_DIRECT,
+			    "net_dev_queue");
+	if (ugs_on(u, UGS_H_NET_DEV_START_XMIT) && ugs_on(u, UGS_H_NET_DEV_XMIT))
 		ugs_set_src(u, UGS_TX_DEV_SKBS, UGS_TX_DEV_GSO_SKBS, UGS_SRC_DIRECT,
-			    "net_dev_start_xmit");
+			    "net_dev_start_xmit+net_dev_xmit");
 	if (ugs_on(u, UGS_H_NAPI_GRO_RECEIVE_ENTRY))
 		ugs_set_src(u, UGS_RX_GRO_IN, UGS_RX_GRO_IN, UGS_SRC_DIRECT,
 			    "napi_gro_receive_entry");
-	if (ugs_on(u, UGS_H_NETIF_RECEIVE_SKB))
+	if (ugs_on(u, UGS_H_NETIF_RECEIVE_SKB)) {
 		ugs_set_src(u, UGS_RX_SKBS, UGS_RX_GSO_SKBS, UGS_SRC_DIRECT, "netif_receive_skb");
+		ugs_set_src(u, UGS_RX_GSO_TCP_SKBS, UGS_RX_GSO_TCP_SEGS, UGS_SRC_DIRECT,
+			    "netif_receive_skb");
+	}
 	if (ugs_on(u, UGS_H_UDP_FAIL_QUEUE_RCV_SKB))
 		ugs_set_src(u, UGS_RX_UDP_QUEUE_FAILS, UGS_RX_UDP_QUEUE_FAILS, UGS_SRC_DIRECT,
 			    "udp_fail_queue_rcv_skb");
@@ -175,6 +192,15 @@ static void ugs_sources(struct ugs *u, const __u64 r[UGS_NR_RANGES][2])
 			    UGS_SRC_DIRECT, "__skb_gso_segment");
 		ugs_set_src(u, UGS_RX_SW_SEGMENTED_SKBS, UGS_RX_SW_SEGMENT_ERRORS,
 			    UGS_SRC_DIRECT, "__skb_gso_segment");
+		ugs_set_src(u, UGS_OTHER_SW_SEGMENTED_SKBS, UGS_OTHER_SW_SEGMENT_ERRORS,
+			    UGS_SRC_DIRECT, "__skb_gso_segment");
+		/* the caller, from the stack, needs these */
+		if (!r[UGS_R_VALIDATE_XMIT][0] || !r[UGS_R_KERNEL_TEXT][0]) {
+			ugs_set_src(u, UGS_TX_SW_SEGMENTED_SKBS, UGS_TX_SW_SEGMENT_ERRORS,
+				    UGS_SRC_NONE, NULL);
+			ugs_set_src(u, UGS_OTHER_SW_SEGMENTED_SKBS, UGS_OTHER_SW_SEGMENT_ERRORS,
+				    UGS_SRC_NONE, NULL);
+		}
 		ugs_set_src(u, UGS_RX_GRO_COALESCED_SKBS, UGS_RX_GRO_FRAGLIST_SKBS,
 			    UGS_SRC_DIRECT, "udp4/6_gro_complete");
 		if (ugs_on(u, UGS_H_NETIF_RECEIVE_SKB))
@@ -211,6 +237,7 @@ static void ugs_set_rodata(struct ugs_bpf *s, const struct ugs_filter *f, bool d
 	s->rodata->ugs_filter_port = f->port;
 	memcpy((void *)s->rodata->ugs_filter_dev, f->dev, UGS_IFNAMSIZ);
 	s->rodata->ugs_derived_gro = derived;
+	s->rodata->ugs_filter_netns = f->netns;
 	for (i = 0; i < UGS_NR_RANGES; i++) {
 		s->rodata->ugs_range[i][0] = r[i][0];
 		s->rodata->ugs_range[i][1] = r[i][1];
@@ -223,6 +250,7 @@ static int ugs_try(struct ugs *u, const struct ugs_filter *f, bool fexit,
 {
 	struct bpf_program *all[] = {
 		u->skel->progs.ugs_net_dev_queue, u->skel->progs.ugs_net_dev_start_xmit,
+		u->skel->progs.ugs_net_dev_xmit, u->skel->progs.ugs_napi_gro_frags_entry,
 		u->skel->progs.ugs_napi_gro_receive_entry, u->skel->progs.ugs_netif_receive_skb,
 		u->skel->progs.ugs_udp_fail_skb, u->skel->progs.ugs_udp_fail_sk,
 		u->skel->progs.ugs_gso_segment, u->skel->progs.ugs_udp4_gro_complete,
@@ -235,7 +263,9 @@ static int ugs_try(struct ugs *u, const struct ugs_filter *f, bool fexit,
 	memset(u->prog, 0, sizeof(u->prog));
 	u->prog[UGS_H_NET_DEV_QUEUE] = u->skel->progs.ugs_net_dev_queue;
 	u->prog[UGS_H_NET_DEV_START_XMIT] = u->skel->progs.ugs_net_dev_start_xmit;
+	u->prog[UGS_H_NET_DEV_XMIT] = u->skel->progs.ugs_net_dev_xmit;
 	u->prog[UGS_H_NAPI_GRO_RECEIVE_ENTRY] = u->skel->progs.ugs_napi_gro_receive_entry;
+	u->prog[UGS_H_NAPI_GRO_FRAGS_ENTRY] = u->skel->progs.ugs_napi_gro_frags_entry;
 	u->prog[UGS_H_NETIF_RECEIVE_SKB] = u->skel->progs.ugs_netif_receive_skb;
 	n = ugs_tp_nargs(vml, "udp_fail_queue_rcv_skb");
 	u->prog[UGS_H_UDP_FAIL_QUEUE_RCV_SKB] = n >= 3 ? u->skel->progs.ugs_udp_fail_skb :
@@ -333,12 +363,14 @@ int ugs_open(struct ugs *u, const struct ugs_filter *f, char *why, size_t len)
 	libbpf_set_print(ugs_libbpf_print);
 	if (access("/sys/kernel/btf/vmlinux", R_OK)) {
 		snprintf(why, len, "no kernel BTF (/sys/kernel/btf/vmlinux: %s)", strerror(errno));
+		u->skip = true;
 		return -ENOENT;
 	}
 	vml = btf__load_vmlinux_btf();
 	if (!vml) {
 		err = -errno;
 		snprintf(why, len, "cannot read the kernel BTF: %s", strerror(-err));
+		u->skip = true;
 		return -ENOENT;
 	}
 	u->ncpus = libbpf_num_possible_cpus();
@@ -371,6 +403,8 @@ int ugs_open(struct ugs *u, const struct ugs_filter *f, char *why, size_t len)
 	}
 	btf__free(vml);
 	if (err) {
+		/* the bpf() call refused (not the programs): the kernel or policy */
+		u->skip = err == -EPERM || err == -EACCES || err == -ENOSYS;
 		snprintf(why, len, "BPF programs did not load: %s%s%s", strerror(-err),
 			 ugs_last_msg[0] ? ": libbpf: " : "", ugs_last_msg);
 		why[strcspn(why, "\n")] = 0;
@@ -427,6 +461,8 @@ int ugs_reset(struct ugs *u)
 	v = calloc(u->ncpus, sz);
 	if (!v)
 		return -ENOMEM;
+	/* a tx pass queued before the reset is not un-counted after it */
+	__atomic_add_fetch(&u->skel->bss->ugs_gen, 1, __ATOMIC_SEQ_CST);
 	err = bpf_map__update_elem(u->skel->maps.ugs_stats, &zero, sizeof(zero), v,
 				   sz * u->ncpus, BPF_ANY);
 	free(v);

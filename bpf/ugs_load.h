@@ -20,13 +20,16 @@ struct ugs_filter {
 	enum ugs_filter_type type;
 	unsigned int port;
 	char dev[UGS_IFNAMSIZ];
+	unsigned int netns;	/* dev: the network namespace (inode) it is in */
 };
 
 /* the hooks, in the order `hooks` lists them */
 enum ugs_hook {
 	UGS_H_NET_DEV_QUEUE,
 	UGS_H_NET_DEV_START_XMIT,
+	UGS_H_NET_DEV_XMIT,
 	UGS_H_NAPI_GRO_RECEIVE_ENTRY,
+	UGS_H_NAPI_GRO_FRAGS_ENTRY,
 	UGS_H_NETIF_RECEIVE_SKB,
 	UGS_H_UDP_FAIL_QUEUE_RCV_SKB,
 	UGS_H_SKB_GSO_SEGMENT,
@@ -56,6 +59,7 @@ struct ugs {
 	struct bpf_link *link[UGS_NR_HOOKS];
 	int ncpus;
 	bool fexit;		/* fexit programs in use (else derived counters) */
+	bool skip;		/* ugs_open failed for lack of BTF or BPF: a KSFT skip */
 	enum ugs_hook_state hs[UGS_NR_HOOKS];
 	int herr[UGS_NR_HOOKS];
 	const char *hnote[UGS_NR_HOOKS];
@@ -68,7 +72,7 @@ extern const char * const ugs_counter_names[UGS_NR_COUNTERS];
 
 /*
  * 0 attached (at least the tracepoints), else -errno with a one-line reason
- * in why; KSFT skip for -ENOENT (no BTF) and -EPERM/-ENOSYS (no BPF)
+ * in why, and u->skip set when the kernel lacks BTF or refuses bpf() itself
  */
 int ugs_open(struct ugs *u, const struct ugs_filter *f, char *why, size_t len);
 void ugs_close(struct ugs *u);

@@ -15,6 +15,7 @@ enum ugs_counter {
 	UGS_TX_GSO_TCP_SKBS,
 	UGS_TX_GSO_FRAGLIST_SKBS,
 	UGS_TX_GSO_SEGS,
+	UGS_TX_GSO_SEGS_UNKNOWN_SKBS,
 	UGS_TX_DEV_SKBS,
 	UGS_TX_DEV_GSO_SKBS,
 	UGS_TX_SW_SEGMENTED_SKBS,
@@ -27,10 +28,15 @@ enum ugs_counter {
 	UGS_RX_GRO_COALESCED_SEGS,
 	UGS_RX_GRO_FRAGLIST_SKBS,
 	UGS_RX_GSO_PASSTHROUGH_SKBS,
+	UGS_RX_GSO_TCP_SKBS,
+	UGS_RX_GSO_TCP_SEGS,
 	UGS_RX_SW_SEGMENTED_SKBS,
 	UGS_RX_SW_SEGMENTS,
 	UGS_RX_SW_SEGMENT_ERRORS,
 	UGS_RX_UDP_QUEUE_FAILS,
+	UGS_OTHER_SW_SEGMENTED_SKBS,
+	UGS_OTHER_SW_SEGMENTS,
+	UGS_OTHER_SW_SEGMENT_ERRORS,
 	UGS_NR_COUNTERS
 };
 
@@ -65,6 +71,9 @@ enum ugs_range {
 	UGS_R_VALIDATE_XMIT,	/* validate_xmit_skb: tx software segmentation */
 	UGS_R_UDP4_RCV,		/* udp_queue_rcv_skb: udp_rcv_segment() inlined */
 	UGS_R_UDP6_RCV,		/* udpv6_queue_rcv_skb: the same for IPv6 */
+	UGS_R_XMIT_LIST,	/* validate_xmit_skb_list, __dev_queue_xmit: where */
+	UGS_R_DEV_QUEUE_XMIT,	/* validate_xmit_skb may be inlined (fexit callers) */
+	UGS_R_KERNEL_TEXT,	/* _stext.._etext: the first caller outside BPF */
 	UGS_NR_RANGES
 };
 

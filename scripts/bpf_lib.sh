@@ -63,7 +63,12 @@ bl_run() {
 		traffic=(sh -c 'o=$1; shift; UDPGSO_STATS_NO_FEXIT=1 exec "$@" >"$o"' sh \
 			"$BL_INNER_OUT" "$STATS" run "$@" -- "${traffic[@]}")
 	fi
-	"$STATS" run "$@" -- "${traffic[@]}" >"$out" 2>>"$out.err"
+	# BL_STATS_NS=NS: the tool runs in that namespace (a dev filter's)
+	if [ -n "${BL_STATS_NS:-}" ]; then
+		ns_exec "$BL_STATS_NS" "$STATS" run "$@" -- "${traffic[@]}" >"$out" 2>>"$out.err"
+	else
+		"$STATS" run "$@" -- "${traffic[@]}" >"$out" 2>>"$out.err"
+	fi
 	rc=$?
 	kill "$rxpid" 2>/dev/null
 	wait "$rxpid" 2>/dev/null
