@@ -177,6 +177,25 @@ t_veth_gro_passthrough() {
 	bl_down
 }
 
+# a VLAN over veth: tx counted once (at the veth: the vlan's pass is replaced
+# by the nested one), rx once (at the veth: the vlan device is a repeat)
+t_vlan() {
+	local port out=$work/vlan
+	port=$(bl_port)
+	bl_vlan
+	case $? in
+	0) ;;
+	2) ktap_skip "vlan over veth" "no VLAN support (8021q) in this kernel"; bl_down; return ;;
+	*) ktap_fail "vlan over veth" "vlan setup"; bl_down; return ;;
+	esac
+	bl_run "$out" a b 10.72.0.2 "$port" -4 "" --filter port "$port"
+	expect "vlan over veth: each skb once per direction" "$out" \
+		tx_skbs=$M tx_gso_skbs=$M tx_gso_segs=$((M * K)) tx_dev_skbs=$M \
+		tx_dev_gso_skbs=$M rx_skbs=$M rx_gso_passthrough_skbs=$M \
+		rx_sw_segmented_skbs=$M rx_sw_segments=$((M * K))
+	bl_down
+}
+
 # the filter excludes other traffic: a second sender on another port
 # (and other tests on this machine) during the run
 t_port_filter() {
@@ -294,6 +313,7 @@ t_lo "lo gso ipv6 plain socket" -6 ::1 ""
 t_veth_swseg
 t_veth_gro
 t_veth_gro_passthrough
+t_vlan
 t_port_filter
 t_dev_filter
 t_bad_args

@@ -610,26 +610,43 @@ static __always_inline bool ugs_in(int r, __u64 ip)
 	return ip >= ugs_range[r][0] && ip < ugs_range[r][1];
 }
 
+static __always_inline bool ugs_xmit_ip(__u64 ip)
+{
+	return ugs_in(UGS_R_VALIDATE_XMIT, ip) || ugs_in(UGS_R_XMIT_LIST, ip) ||
+	       ugs_in(UGS_R_DEV_QUEUE_XMIT, ip);
+}
+
 /*
- * the caller of __skb_gso_segment: the first return address in kernel text
- * (the frames before it are this program and its trampoline); segmenting for
- * a device when it is validate_xmit_skb (or where that may be inlined)
+ * The caller of __skb_gso_segment (the module's kretprobe return address):
+ * segmenting for a device when it is validate_xmit_skb (or where that may be
+ * inlined).  The x86-64 trampoline keeps, above the saved arguments and
+ * return value (ctx) and its saved rbp, the return address into the traced
+ * function (just after its patched entry) and then the caller's: found by
+ * looking for the first.  Else the first kernel-text frame of the stack.
  */
 static __always_inline bool ugs_xmit_caller(void *ctx)
 {
-	__u64 ips[6] = {};
+	__u64 fn = bpf_get_func_ip(ctx), v, ips[6] = {};
 	long n;
 	int i;
 
+	/* unrolled: constant offsets from ctx only */
+#pragma unroll
+	for (i = 3; i < 12; i++) {
+		if (bpf_probe_read_kernel(&v, sizeof(v), (char *)ctx + i * 8))
+			break;
+		if (v > fn && v <= fn + 16) {
+			if (bpf_probe_read_kernel(&v, sizeof(v), (char *)ctx + (i + 1) * 8))
+				break;
+			return ugs_xmit_ip(v);
+		}
+	}
 	n = bpf_get_stack(ctx, ips, sizeof(ips), 0);
 	if (n <= 0)
 		return false;
-	for (i = 0; i < 6; i++) {
-		if (!ugs_in(UGS_R_KERNEL_TEXT, ips[i]))
-			continue;
-		return ugs_in(UGS_R_VALIDATE_XMIT, ips[i]) || ugs_in(UGS_R_XMIT_LIST, ips[i]) ||
-		       ugs_in(UGS_R_DEV_QUEUE_XMIT, ips[i]);
-	}
+	for (i = 0; i < 6; i++)
+		if (ugs_in(UGS_R_KERNEL_TEXT, ips[i]))
+			return ugs_xmit_ip(ips[i]);
 	return false;
 }
 

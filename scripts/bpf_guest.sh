@@ -124,6 +124,14 @@ if wanted gro; then
 	both "veth GRO (UDP_GRO socket)" a b 10.71.0.2 -4 "-G"
 	bl_down
 fi
+if wanted vlan; then
+	if bl_vlan; then
+		both "vlan over veth" a b 10.72.0.2 -4 ""
+	else
+		emit skip "vlan over veth: no VLAN device"
+	fi
+	bl_down
+fi
 if wanted gropass; then
 	bl_veth && ns_exec a ethtool -K "$BL_DA" tso off >/dev/null 2>&1
 	ns_exec b ethtool -K "$BL_DB" gro on >/dev/null 2>&1

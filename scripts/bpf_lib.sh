@@ -19,6 +19,23 @@ bl_veth() {
 	ns_exec b ip neigh replace 10.71.0.1 dev "$BL_DB" lladdr \
 		"$(ns_exec a cat "/sys/class/net/$BL_DA/address")" nud permanent
 }
+# a VLAN (id 5) over the veth pair: 10.72.0.1 (ns a) <-> 10.72.0.2 (ns b);
+# returns 2 when the kernel has no VLAN support
+BL_VA=uva$$ BL_VB=uvb$$
+bl_vlan() {
+	bl_veth || return 1
+	# 2: the kernel has no VLAN support (8021q)
+	ns_exec a ip link add link "$BL_DA" name "$BL_VA" type vlan id 5 2>/dev/null || return 2
+	ns_exec b ip link add link "$BL_DB" name "$BL_VB" type vlan id 5 || return 1
+	ns_exec a ip addr add 10.72.0.1/24 dev "$BL_VA"
+	ns_exec b ip addr add 10.72.0.2/24 dev "$BL_VB"
+	ns_exec a ip link set "$BL_VA" up
+	ns_exec b ip link set "$BL_VB" up
+	ns_exec a ip neigh replace 10.72.0.2 dev "$BL_VA" lladdr \
+		"$(ns_exec b cat "/sys/class/net/$BL_VB/address")" nud permanent
+	ns_exec b ip neigh replace 10.72.0.1 dev "$BL_VB" lladdr \
+		"$(ns_exec a cat "/sys/class/net/$BL_VA/address")" nud permanent
+}
 bl_down() {
 	local n
 	for n in a b l; do ip netns del "$(ns_name $n)" 2>/dev/null; done
