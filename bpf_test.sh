@@ -34,6 +34,7 @@ why=$(ug_need_cmd ip ethtool timeout python3) || skip_all "$why"
 ug_need_built "$TX" "$RX"
 if [ ! -x "$STATS" ]; then
 	# not built: a skip when the build said what it lacks, else a failure
+	[ -f "$UG_TOP/bpf/Makefile" ] || skip_all "no $STATS (not built or not installed)"
 	why=$(make -s --no-print-directory -C "$UG_TOP/bpf" check-deps 2>&1)
 	[ -n "$why" ] && skip_all "$why"
 	ug_need_built "$STATS"
