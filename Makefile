@@ -10,6 +10,9 @@ TEST_PROGS := udpgso_bench.sh udpgso.sh udpgro.sh udpgro_fwd.sh \
 	      scripts_test.sh kselftest_test.sh kmod_test.sh
 # tests that only use the userspace tools: the sanitizer pass runs these
 USER_TESTS := udpgso_bench.sh udpgso.sh udpgro.sh udpgro_fwd.sh
+# tests of the harness itself (not of the kernel): run by `make check`,
+# not part of the kselftest collection
+HARNESS_TESTS := scripts/tests/setup_test.sh scripts/tests/help_test.sh
 TEST_FILES := settings config scripts kmod
 
 COMMON := udpgso_common.c
@@ -50,8 +53,15 @@ else
 OUTPUT ?= $(CURDIR)
 BINS := $(addprefix $(OUTPUT)/,$(TEST_GEN_FILES))
 
-.PHONY: all run_tests check run modes bench kmod install clean
+.PHONY: all run_tests check run modes bench kmod install clean setup
 all: $(BINS)
+
+# what `make run` / `make check` need and the machine lacks is installed
+# first (scripts/setup.sh; UG_SETUP=0 skips it)
+UG_SETUP ?= 1
+setup_for = $(if $(filter 0,$(UG_SETUP)),:,./scripts/setup.sh --for $(1))
+setup:
+	@./scripts/setup.sh --for check
 
 $(OUTPUT)/%: %.c $(COMMON) $(COMMON_H)
 	@mkdir -p $(OUTPUT)
@@ -71,8 +81,10 @@ run_tests: all
 # says otherwise: at exit of a multithreaded rx stopped by SIGINT its
 # StopTheWorld spun forever (seen in udpgro.sh bad_gro_lookup, 1 run in 12)
 check:
+	@$(call setup_for,check)
 	@tot=$$(mktemp); rc=0; \
-	UG_TOTALS=$$tot $(MAKE) --no-print-directory run_tests || rc=1; \
+	UG_TOTALS=$$tot $(MAKE) --no-print-directory \
+		TEST_PROGS="$(TEST_PROGS) $(HARNESS_TESTS)" run_tests || rc=1; \
 	ASAN_OPTIONS=$${ASAN_OPTIONS:-detect_leaks=0} \
 	UG_TOTALS=$$tot $(MAKE) --no-print-directory SANITIZE=1 \
 		TEST_PROGS="$(USER_TESTS)" run_tests || rc=1; \
@@ -83,7 +95,9 @@ check:
 
 # the README's main command: the offload A/B matrix with CPU cost and
 # counters, written to results/ (scripts/udpgso_ab.sh -h for its options)
-run: all
+run:
+	@$(call setup_for,run)
+	@$(MAKE) --no-print-directory all
 	@UDPGSO_BIN=$(OUTPUT) ./scripts/udpgso_ab.sh
 
 # a quick look: every send and receive mode once, side by side, on lo

@@ -18,6 +18,7 @@
 set -u
 
 . "$(dirname "$0")/scripts/lib.sh"
+ug_no_args "$@"
 
 # 50 cycles per guest, 100 in a run over both Debian kernels (issue 4's
 # number).  On a quiet 2-vCPU host a cycle under traffic takes ~5 s in a
