@@ -45,13 +45,17 @@ median() {		# numbers on stdin
 		if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
 
+mbps() {		# RAW WORKLOAD MODE: the rounds' MB/s
+	awk -v w="$2" -v m="$3" '$1 == "round" && $4 == w && $6 == m && $8 != "error" { print $8 }' "$1"
+}
+
 summarize() {		# DIR
 	local raw=$1/raw.log w off on
 	{
 		grep '^# ' "$raw" | head -3
 		for w in gso-gro sendto; do
-			off=$(awk -v w="$w" '$1 == "round" && $4 == w && $6 == "off" && $8 != "error" { print $8 }' "$raw" | median)
-			on=$(awk -v w="$w" '$1 == "round" && $4 == w && $6 == "on" && $8 != "error" { print $8 }' "$raw" | median)
+			off=$(mbps "$raw" "$w" off | median)
+			on=$(mbps "$raw" "$w" on | median)
 			echo "$w: median tx MB/s without BPF $off, with BPF $on"
 			awk -v a="$off" -v b="$on" -v w="$w" 'BEGIN { if (a > 0)
 				printf "%s: ratio of medians with/without %.4f (cost %.2f%%)\n", w, b / a, (1 - b / a) * 100 }'

@@ -43,14 +43,14 @@ kver=$(uname -v | sed -n 's/.*Debian \([0-9][0-9.]*\).*/\1/p')
 [ -n "$kver" ] || kver=$(uname -r | sed 's/[-+].*//')
 work=$(mktemp -d /tmp/ugbpfg.XXXXXX)
 
-emit() { echo "UGKMOD $1 $kver: bpf $2" | tee -a "$out"; }
+emit() { local s=$1; shift; echo "UGKMOD $s $kver: bpf $*" | tee -a "$out"; }
 wanted() { [ -z "$only" ] || [[ ",$only," == *",$1,"* ]]; }
 
 declare -A KM BF BD
 # compare NAME: every counter udpgso_stats printed equals the module's, in
 # both modes; a counter the BPF side marks unavailable is listed, not compared
 compare() {
-	local name=$1 n bad="" same=0 unav
+	local name=$1 n bad="" same=0 unav mode
 	bl_load "$work/kmod" KM
 	bl_load "$work/bpf" BF
 	bl_load "$work/bpf_derived" BD
@@ -71,8 +71,9 @@ compare() {
 		emit "not ok" "$name: ${bad%, }"
 		paste "$work/kmod" "$work/bpf" | sed 's/^/# /'
 	else
-		emit ok "$name: $same counters equal (kmod, bpf $(sed -n '1s/^# udpgso_stats bpf \([^,]*\),.*/\1/p' \
-			"$work/bpf"), bpf derived), tx_gso_segs=${KM[tx_gso_segs]}${unav:+; $unav}"
+		mode=$(sed -n '1s/^# udpgso_stats bpf \([^,]*\),.*/\1/p' "$work/bpf")
+		emit ok "$name: $same counters equal (kmod, bpf $mode, bpf derived)," \
+			"tx_gso_segs=${KM[tx_gso_segs]}${unav:+; $unav}"
 	fi
 }
 
