@@ -20,6 +20,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <bpf/bpf.h>
 #include "ugs_load.h"
 
 #define KSFT_SKIP	4
@@ -29,12 +30,13 @@ static const char *prog = "udpgso_stats";
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: %s run [--filter port N|dev NAME] [--json] -- CMD [ARGS...]\n"
+		"usage: %s run [--filter port N|dev NAME] [--json] [--prog-stats] -- CMD [ARGS...]\n"
 		"       %s watch [-i SECS] [--filter port N|dev NAME]\n"
 		"       %s hooks\n"
 		"       %s serve [--filter port N|dev NAME]\n"
 		"  run    attach, run CMD, detach, print the counters ('name value', the\n"
-		"         module's names; --json: one JSON object); exit with CMD's status\n"
+		"         module's names; --json: one JSON object); exit with CMD's status;\n"
+		"         --prog-stats: '# prog' lines, each program's runs and run time\n"
 		"  watch  print the counters' deltas every SECS seconds (default 1) until\n"
 		"         SIGINT/SIGTERM\n"
 		"  hooks  which hooks attach on this kernel, in the module's 'hooks' format,\n"
@@ -119,8 +121,8 @@ static int cmd_run(int argc, char **argv)
 {
 	struct ugs_filter f = { 0 };
 	struct sigaction sa = { 0 }, old_int, old_term;
-	bool json = false;
-	int i, status, rc;
+	bool json = false, pstats = false;
+	int i, status, rc, sfd = -1;
 	struct ugs u;
 	pid_t pid;
 
@@ -129,15 +131,24 @@ static int cmd_run(int argc, char **argv)
 			break;
 		if (!strcmp(argv[i], "--json"))
 			json = true;
+		else if (!strcmp(argv[i], "--prog-stats"))
+			pstats = true;
 		else if (!strcmp(argv[i], "--filter"))
 			parse_filter(argc, argv, &i, &f);
 		else
-			bad("run: unknown option '%s': allowed --filter, --json, then -- CMD", argv[i]);
+			bad("run: unknown option '%s': allowed --filter, --json, --prog-stats, "
+			    "then -- CMD", argv[i]);
 	}
 	if (i >= argc || i + 1 >= argc)
 		bad("run: no command%s: give -- CMD [ARGS...]", "");
 	i++;
 	open_or_exit(&u, &f);
+	/* the programs' run counts and time, while this fd is open */
+	if (pstats) {
+		sfd = bpf_enable_stats(BPF_STATS_RUN_TIME);
+		if (sfd < 0)
+			fprintf(stderr, "%s: --prog-stats: %s\n", prog, strerror(errno));
+	}
 	/* the command gets ^C; this process waits for it, then reports */
 	sa.sa_handler = SIG_IGN;
 	sigaction(SIGINT, &sa, &old_int);
@@ -170,6 +181,10 @@ static int cmd_run(int argc, char **argv)
 		printf("# udpgso_stats bpf %s, command exit %d\n", ugs_mode(&u), rc);
 		ugs_print_counters(&u, u.sum.cnt, stdout);
 		ugs_print_hist(&u, &u.sum, stdout);
+	}
+	if (sfd >= 0) {
+		ugs_print_prog_stats(&u, json ? stderr : stdout);
+		close(sfd);
 	}
 	ugs_close(&u);
 	return rc;

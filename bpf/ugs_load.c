@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include <bpf/libbpf.h>
 #include <bpf/btf.h>
+#include <bpf/bpf.h>
 #include "ugs_load.h"
 #include "ugs.skel.h"
 
@@ -581,4 +582,26 @@ void ugs_print_json(const struct ugs *u, const struct ugs_stats *s, FILE *out)
 		fputc('}', out);
 	}
 	fprintf(out, "}}\n");
+}
+
+/* what each attached program cost: runs and time (with BPF_STATS_RUN_TIME on) */
+void ugs_print_prog_stats(const struct ugs *u, FILE *out)
+{
+	unsigned long long cnt = 0, ns = 0;
+	int h;
+
+	for (h = 0; h < UGS_NR_HOOKS; h++) {
+		struct bpf_prog_info info = {};
+		__u32 len = sizeof(info);
+
+		if (!u->link[h] || bpf_obj_get_info_by_fd(bpf_program__fd(u->prog[h]), &info, &len))
+			continue;
+		fprintf(out, "# prog %s run_cnt %llu run_time_ns %llu avg_ns %.0f\n",
+			ugs_hooks[h].name, (unsigned long long)info.run_cnt,
+			(unsigned long long)info.run_time_ns,
+			info.run_cnt ? (double)info.run_time_ns / info.run_cnt : 0.0);
+		cnt += info.run_cnt;
+		ns += info.run_time_ns;
+	}
+	fprintf(out, "# prog all run_cnt %llu run_time_ns %llu\n", cnt, ns);
 }

@@ -84,5 +84,6 @@ void ugs_print_counters(const struct ugs *u, const __u64 *cnt, FILE *out);
 void ugs_print_hist(const struct ugs *u, const struct ugs_stats *s, FILE *out);
 void ugs_print_json(const struct ugs *u, const struct ugs_stats *s, FILE *out);
 const char *ugs_mode(const struct ugs *u);
+void ugs_print_prog_stats(const struct ugs *u, FILE *out);
 
 #endif /* _UGS_LOAD_H */

@@ -14,8 +14,10 @@
 # "on": the round's tx runs under `udpgso_stats run` (attached before tx
 # starts, detached after it ends).  DIR (default results/bpf-overhead-DATE)
 # gets command.txt, raw.log (every round, with the BPF counters of each "on"
-# round) and summary.txt (medians per workload and mode, their ratio, and
-# the per-round ratios' spread).
+# round, and its programs' run counts and time from `udpgso_stats run
+# --prog-stats`) and summary.txt (medians per workload and mode, their
+# ratio, the per-round ratios' spread, and the programs' time per tx skb
+# and as a share of one CPU).
 set -u
 
 . "$(dirname "$0")/lib.sh"
@@ -65,6 +67,12 @@ summarize() {		# DIR
 			echo "$w: per-round ratios with/without: median $(median <"$1/.pairs")," \
 				"min $(head -1 "$1/.pairs"), max $(tail -1 "$1/.pairs"), n $(grep -c . "$1/.pairs")"
 			rm -f "$1/.pairs"
+			awk -v w="$w" '$1 == "progtime" && $3 == w && $9 > 0 {
+				print $7 / $9, $7 / ($5 * 1e7) }' "$raw" >"$1/.pt"
+			[ -s "$1/.pt" ] && echo "$w: BPF programs' run time (BPF_STATS_RUN_TIME):" \
+				"median $(cut -d' ' -f1 "$1/.pt" | median) ns per tx skb," \
+				"$(cut -d' ' -f2 "$1/.pt" | median)% of one CPU during tx"
+			rm -f "$1/.pt"
 		done
 	} | tee "$1/summary.txt"
 }
@@ -93,10 +101,16 @@ tx_round() {		# WORKLOAD MODE PORT
 	local j=$out/.tx.json
 	[ "$1" = gso-gro ] && tx=("$TX" -4 -D 127.0.0.1 -p "$3" -l "$secs" --json -s 14000 -S 1400)
 	if [ "$2" = on ]; then
-		"$STATS" run -- sh -c 'o=$1; shift; exec "$@" >"$o"' sh "$j" \
+		"$STATS" run --prog-stats -- sh -c 'o=$1; shift; exec "$@" >"$o"' sh "$j" \
 			ip netns exec "$(ns_name l)" "${tx[@]}" >"$out/.stats" 2>&1
 		grep -E '^(tx_gso_skbs|tx_skbs|rx_skbs) ' "$out/.stats" | tr '\n' ' ' |
 			sed 's/^/# bpf counters: /; s/$/\n/' >>"$out/raw.log"
+		# the programs' own time (BPF_STATS_RUN_TIME): a cost measure that
+		# other load on the machine does not blur as much as throughput
+		awk -v w="$1" '$2 == "prog" && $3 == "all" { a = $7 } $1 == "tx_skbs" { t = $2 }
+			END { printf "progtime workload %s secs '"$secs"' run_time_ns %d tx_skbs %d\n",
+				w, a, t }' "$out/.stats" >>"$out/raw.log"
+		grep '^# prog ' "$out/.stats" >>"$out/raw.log"
 	else
 		ip netns exec "$(ns_name l)" "${tx[@]}" >"$j" 2>/dev/null
 	fi
