@@ -268,12 +268,14 @@ t_run_status() {
 	local r1 r2 out=$work/st
 	"$STATS" run -- sh -c 'exit 7' >"$out" 2>&1
 	r1=$?
-	"$STATS" run --json -- true >"$out.json" 2>&1
+	"$STATS" run --json -- true >"$out.json" 2>/dev/null
 	r2=$?
-	if [ $r1 -eq 7 ] && [ $r2 -eq 0 ] &&
+	"$STATS" run --prog-stats -- true >"$out.ps" 2>&1
+	grep -q '^# prog all run_cnt [0-9]* run_time_ns [0-9]*$' "$out.ps" || r2="$r2, no '# prog all'"
+	if [ $r1 -eq 7 ] && [ "$r2" = 0 ] &&
 		python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); \
 			assert d["source"] == "bpf" and "tx_skbs" in d["counters"]' "$out.json"; then
-		ktap_ok "run: command's exit status (7), --json is one JSON object"
+		ktap_ok "run: command's exit status (7), --json is one JSON object, --prog-stats"
 	else
 		ktap_fail "run: exit status / --json" "exit $r1 (want 7), json exit $r2"
 		sed 's/^/#   /' "$out.json"
