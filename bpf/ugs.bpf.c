@@ -12,7 +12,9 @@
  *   tp_btf/napi_gro_receive_entry, napi_gro_frags_entry   packets entering GRO
  *   tp_btf/netif_receive_skb        what GRO (or the backlog) hands to the stack
  *   tp_btf/udp_fail_queue_rcv_skb   UDP receive queue failures (with or without skb)
- *   fexit/__skb_gso_segment         software segmentation, classified by caller
+ *   fexit/__skb_gso_segment         software segmentation (tx_path: for a device or
+ *                                   another caller: told by where consume_skb or
+ *                                   kfree_skb frees the GSO skb next, 6.3+)
  *   fexit/udp4_gro_complete, fexit/udp6_gro_complete   UDP GRO results
  *
  * Where fexit is refused (EPERM on a kernel without the trampoline or under a
@@ -52,6 +54,8 @@ const volatile __u16 ugs_filter_port;
 const volatile char ugs_filter_dev[UGS_IFNAMSIZ];
 const volatile __u32 ugs_filter_netns;	/* dev filter: the tool's netns (inode) */
 const volatile bool ugs_derived_gro;	/* no fexit on udp*_gro_complete */
+/* fexit mode with consume_skb's location: segmentation classified where freed */
+const volatile bool ugs_seg_by_free;
 const volatile __u64 ugs_range[UGS_NR_RANGES][2];
 
 struct {
@@ -85,6 +89,9 @@ struct ugs_txx {
 struct ugs_state {
 	struct ugs_txq txq[UGS_TX_DEPTH];
 	struct ugs_txx txx[UGS_TX_DEPTH];
+	__u64 seg_skb;		/* fexit mode: segmented (tx_path), not yet freed */
+	__u32 seg_n;
+	__u8 seg_err;
 	__u32 depth;		/* transmits open on this CPU (start_xmit, not yet xmit) */
 	__u64 kind_ops;		/* the last rtnl_link_ops looked at, and */
 	__u8 kind_tunnel;	/* whether its kind is a tunnel */
@@ -605,49 +612,44 @@ int BPF_PROG(ugs_udp_fail_sk, int rc, struct sock *sk)
 
 /* ---- fexit ---- */
 
-static __always_inline bool ugs_in(int r, __u64 ip)
+/* a tx_path segmentation whose skb was not seen freed: another caller's */
+static __always_inline void ugs_seg_other(struct ugs_state *st)
 {
-	return ip >= ugs_range[r][0] && ip < ugs_range[r][1];
-}
-
-static __always_inline bool ugs_xmit_ip(__u64 ip)
-{
-	return ugs_in(UGS_R_VALIDATE_XMIT, ip) || ugs_in(UGS_R_XMIT_LIST, ip) ||
-	       ugs_in(UGS_R_DEV_QUEUE_XMIT, ip);
-}
-
-/*
- * The caller of __skb_gso_segment (the module's kretprobe return address):
- * segmenting for a device when it is validate_xmit_skb (or where that may be
- * inlined).  The x86-64 trampoline keeps, above the saved arguments and
- * return value (ctx) and its saved rbp, the return address into the traced
- * function (just after its patched entry) and then the caller's: found by
- * looking for the first.  Else the first kernel-text frame of the stack.
- */
-static __always_inline bool ugs_xmit_caller(void *ctx)
-{
-	__u64 fn = bpf_get_func_ip(ctx), v, ips[6] = {};
-	long n;
-	int i;
-
-	/* unrolled: constant offsets from ctx only */
-#pragma unroll
-	for (i = 3; i < 12; i++) {
-		if (bpf_probe_read_kernel(&v, sizeof(v), (char *)ctx + i * 8))
-			break;
-		if (v > fn && v <= fn + 16) {
-			if (bpf_probe_read_kernel(&v, sizeof(v), (char *)ctx + (i + 1) * 8))
-				break;
-			return ugs_xmit_ip(v);
-		}
+	if (!st->seg_skb)
+		return;
+	if (st->seg_err) {
+		ugs_inc(UGS_OTHER_SW_SEGMENT_ERRORS);
+	} else {
+		ugs_inc(UGS_OTHER_SW_SEGMENTED_SKBS);
+		ugs_add(UGS_OTHER_SW_SEGMENTS, st->seg_n);
 	}
-	n = bpf_get_stack(ctx, ips, sizeof(ips), 0);
-	if (n <= 0)
-		return false;
-	for (i = 0; i < 6; i++)
-		if (ugs_in(UGS_R_KERNEL_TEXT, ips[i]))
-			return ugs_xmit_ip(ips[i]);
-	return false;
+	st->seg_skb = 0;
+}
+
+/* fexit mode: the skb __skb_gso_segment just segmented (tx_path), freed at LOC */
+static __always_inline void ugs_seg_freed(const struct sk_buff *skb, __u64 loc)
+{
+	struct ugs_state *st = ugs_st();
+	bool xmit;
+
+	if (!st || !st->seg_skb || st->seg_skb != (__u64)skb)
+		return;
+	xmit = (loc >= ugs_range[UGS_R_VALIDATE_XMIT][0] &&
+		loc < ugs_range[UGS_R_VALIDATE_XMIT][1]) ||
+	       (loc >= ugs_range[UGS_R_XMIT_LIST][0] && loc < ugs_range[UGS_R_XMIT_LIST][1]) ||
+	       (loc >= ugs_range[UGS_R_DEV_QUEUE_XMIT][0] &&
+		loc < ugs_range[UGS_R_DEV_QUEUE_XMIT][1]);
+	if (!xmit) {
+		ugs_seg_other(st);
+		return;
+	}
+	if (st->seg_err) {
+		ugs_inc(UGS_TX_SW_SEGMENT_ERRORS);
+	} else {
+		ugs_inc(UGS_TX_SW_SEGMENTED_SKBS);
+		ugs_add(UGS_TX_SW_SEGMENTS, st->seg_n);
+	}
+	st->seg_skb = 0;
 }
 
 SEC("fexit/__skb_gso_segment")
@@ -662,31 +664,41 @@ int BPF_PROG(ugs_gso_segment, struct sk_buff *skb, netdev_features_t features, b
 	ugs_gso_of(skb, &g);
 	if (!g.size || !ugs_match(skb, NULL))
 		return 0;
+	bool err = (unsigned long)segs >= (unsigned long)-4095;	/* IS_ERR */
+	struct ugs_state *st;
+
+	/* NULL: headers verified only, nothing segmented */
+	for (i = 0; !err && i < UGS_MAX_WALK && segs; i++) {
+		n++;
+		segs = BPF_CORE_READ(segs, next);
+	}
+	if (!err && !n)
+		return 0;
 	/* tx_path false: udp_rcv_segment(); true: for a device, or another caller */
 	if (!(__u8)tx_path) {
 		c_skbs = UGS_RX_SW_SEGMENTED_SKBS;
 		c_segs = UGS_RX_SW_SEGMENTS;
 		c_err = UGS_RX_SW_SEGMENT_ERRORS;
-	} else if (ugs_xmit_caller(ctx)) {
+	} else if (ugs_seg_by_free && (st = ugs_st())) {
+		/*
+		 * the caller frees the GSO skb next, on this CPU: consume_skb or
+		 * kfree_skb tell where (validate_xmit_skb: for a device, else another)
+		 */
+		ugs_seg_other(st);
+		st->seg_skb = (__u64)skb;
+		st->seg_n = n;
+		st->seg_err = err;
+		return 0;
+	} else {
+		/* no call site (consume_skb without location): every tx_path call */
 		c_skbs = UGS_TX_SW_SEGMENTED_SKBS;
 		c_segs = UGS_TX_SW_SEGMENTS;
 		c_err = UGS_TX_SW_SEGMENT_ERRORS;
-	} else {
-		c_skbs = UGS_OTHER_SW_SEGMENTED_SKBS;
-		c_segs = UGS_OTHER_SW_SEGMENTS;
-		c_err = UGS_OTHER_SW_SEGMENT_ERRORS;
 	}
-	if ((unsigned long)segs >= (unsigned long)-4095) {	/* IS_ERR */
+	if (err) {
 		ugs_inc(c_err);
 		return 0;
 	}
-	/* NULL: headers verified only, nothing segmented */
-	for (i = 0; i < UGS_MAX_WALK && segs; i++) {
-		n++;
-		segs = BPF_CORE_READ(segs, next);
-	}
-	if (!n)
-		return 0;
 	ugs_inc(c_skbs);
 	ugs_add(c_segs, n);
 	return 0;
@@ -742,9 +754,14 @@ static __always_inline int ugs_where(__u64 loc)
 SEC("tp_btf/consume_skb")
 int BPF_PROG(ugs_consume_skb, struct sk_buff *skb, void *location)
 {
-	int where = ugs_where((__u64)location);
+	int where;
 	struct ugs_gso g;
 
+	if (ugs_seg_by_free) {
+		ugs_seg_freed(skb, (__u64)location);
+		return 0;
+	}
+	where = ugs_where((__u64)location);
 	if (where < 0)
 		return 0;
 	ugs_gso_of(skb, &g);
@@ -763,9 +780,14 @@ int BPF_PROG(ugs_consume_skb, struct sk_buff *skb, void *location)
 SEC("tp_btf/kfree_skb")
 int BPF_PROG(ugs_kfree_skb, struct sk_buff *skb, void *location)
 {
-	int where = ugs_where((__u64)location);
+	int where;
 	struct ugs_gso g;
 
+	if (ugs_seg_by_free) {
+		ugs_seg_freed(skb, (__u64)location);
+		return 0;
+	}
+	where = ugs_where((__u64)location);
 	if (where < 0)
 		return 0;
 	ugs_gso_of(skb, &g);

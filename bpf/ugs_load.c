@@ -79,13 +79,14 @@ static char ugs_last_msg[256];
 
 static int ugs_libbpf_print(enum libbpf_print_level lvl, const char *fmt, va_list ap)
 {
+	const char *v = getenv("UDPGSO_STATS_VERBOSE");
 	va_list ap2;
 
 	va_copy(ap2, ap);
 	if (lvl <= LIBBPF_WARN)
 		vsnprintf(ugs_last_msg, sizeof(ugs_last_msg), fmt, ap2);
 	va_end(ap2);
-	if (getenv("UDPGSO_STATS_VERBOSE"))
+	if (v && *v && strcmp(v, "0"))
 		return vfprintf(stderr, fmt, ap);
 	return 0;
 }
@@ -193,14 +194,15 @@ static void ugs_sources(struct ugs *u, const __u64 r[UGS_NR_RANGES][2])
 			    UGS_SRC_DIRECT, "__skb_gso_segment");
 		ugs_set_src(u, UGS_RX_SW_SEGMENTED_SKBS, UGS_RX_SW_SEGMENT_ERRORS,
 			    UGS_SRC_DIRECT, "__skb_gso_segment");
-		ugs_set_src(u, UGS_OTHER_SW_SEGMENTED_SKBS, UGS_OTHER_SW_SEGMENT_ERRORS,
-			    UGS_SRC_DIRECT, "__skb_gso_segment");
-		/* the caller, from the stack, needs these */
-		if (!r[UGS_R_VALIDATE_XMIT][0] || !r[UGS_R_KERNEL_TEXT][0]) {
+		if (ugs_on(u, UGS_H_CONSUME_SKB) && ugs_on(u, UGS_H_KFREE_SKB)) {
 			ugs_set_src(u, UGS_TX_SW_SEGMENTED_SKBS, UGS_TX_SW_SEGMENT_ERRORS,
-				    UGS_SRC_NONE, NULL);
+				    UGS_SRC_DIRECT, "__skb_gso_segment+consume_skb/kfree_skb@caller");
 			ugs_set_src(u, UGS_OTHER_SW_SEGMENTED_SKBS, UGS_OTHER_SW_SEGMENT_ERRORS,
-				    UGS_SRC_NONE, NULL);
+				    UGS_SRC_DIRECT, "__skb_gso_segment+consume_skb/kfree_skb@caller");
+		} else {
+			/* no call site: tx_sw_* has every tx_path call, other_sw_* none */
+			ugs_set_src(u, UGS_TX_SW_SEGMENTED_SKBS, UGS_TX_SW_SEGMENT_ERRORS,
+				    UGS_SRC_DERIVED, "__skb_gso_segment(tx_path,any-caller)");
 		}
 		ugs_set_src(u, UGS_RX_GRO_COALESCED_SKBS, UGS_RX_GRO_FRAGLIST_SKBS,
 			    UGS_SRC_DIRECT, "udp4/6_gro_complete");
@@ -275,6 +277,11 @@ static int ugs_try(struct ugs *u, const struct ugs_filter *f, bool fexit,
 		u->prog[UGS_H_SKB_GSO_SEGMENT] = u->skel->progs.ugs_gso_segment;
 		u->prog[UGS_H_UDP4_GRO_COMPLETE] = u->skel->progs.ugs_udp4_gro_complete;
 		u->prog[UGS_H_UDP6_GRO_COMPLETE] = u->skel->progs.ugs_udp6_gro_complete;
+		/* where the segmented skb is freed: for a device, or another caller */
+		if (ugs_tp_nargs(vml, "consume_skb") >= 2 && r[UGS_R_VALIDATE_XMIT][0]) {
+			u->prog[UGS_H_CONSUME_SKB] = u->skel->progs.ugs_consume_skb;
+			u->prog[UGS_H_KFREE_SKB] = u->skel->progs.ugs_kfree_skb;
+		}
 	} else {
 		/* consume_skb has had its location argument since 6.3 */
 		if (ugs_tp_nargs(vml, "consume_skb") >= 2)
@@ -308,6 +315,7 @@ static int ugs_try(struct ugs *u, const struct ugs_filter *f, bool fexit,
 		bpf_program__set_autoload(all[i], on);
 	}
 	ugs_set_rodata(u->skel, f, !fexit, r);
+	u->skel->rodata->ugs_seg_by_free = fexit && u->prog[UGS_H_CONSUME_SKB];
 	err = ugs_bpf__load(u->skel);
 	if (err) {
 		for (h = 0; h < UGS_NR_HOOKS; h++) {
