@@ -17,11 +17,18 @@ TEST_FILES := settings config scripts kmod
 
 COMMON := udpgso_common.c
 COMMON_H := udpgso_common.h
-# udpgso_bench_tx is two source files and a private header
-TX_PARTS := udpgso_bench_tx_cfg.c udpgso_bench_tx.h
+# udpgso_bench_tx is main (udpgso_bench_tx.c) and its parts, with a
+# private header: options, plan, rings, send, report
+TX_PARTS := udpgso_bench_tx_opts.c udpgso_bench_tx_plan.c udpgso_bench_tx_ring.c \
+	    udpgso_bench_tx_send.c udpgso_bench_tx_report.c udpgso_bench_tx.h
+# udpgso_bench_rx: options, the receive side (udpgso_bench_rx.c), summary
+RX_PARTS := udpgso_bench_rx_opts.c udpgso_bench_rx_report.c udpgso_bench_rx.h
+# udpgso: the runner (udpgso.c), its cases and expectations, its options
+GSO_PARTS := udpgso_cases.c udpgso_opts.c udpgso.h
 
 CFLAGS ?= -O2
-# "-D_GNU_SOURCE=" (empty) equals a "#define _GNU_SOURCE" line in a source file
+# "-D_GNU_SOURCE=" (empty) equals a "#define _GNU_SOURCE" line; it is here
+# for every source file (none defines it itself), in both builds
 CFLAGS += -g -Wall -Wextra -Werror -D_GNU_SOURCE=
 LDLIBS += -lpthread -lm
 
@@ -48,6 +55,8 @@ export UDPGSO_BIN := $(OUTPUT)
 $(OUTPUT)/%: %.c $(COMMON) $(COMMON_H)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(filter %.c,$^) $(LDLIBS)
 $(OUTPUT)/udpgso_bench_tx: $(TX_PARTS)
+$(OUTPUT)/udpgso_bench_rx: $(RX_PARTS)
+$(OUTPUT)/udpgso: $(GSO_PARTS)
 else
 # ---- standalone ---------------------------------------------------------------
 OUTPUT ?= $(CURDIR)
@@ -67,6 +76,8 @@ $(OUTPUT)/%: %.c $(COMMON) $(COMMON_H)
 	@mkdir -p $(OUTPUT)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(filter %.c,$^) $(LDLIBS)
 $(OUTPUT)/udpgso_bench_tx: $(TX_PARTS)
+$(OUTPUT)/udpgso_bench_rx: $(RX_PARTS)
+$(OUTPUT)/udpgso: $(GSO_PARTS)
 
 # `make udpgso` (any tool by its name) builds $(OUTPUT)/udpgso with the
 # helper linked in; the empty recipe keeps make's built-in %: %.c away
