@@ -13,6 +13,7 @@
 set -u
 
 . "$(dirname "$0")/scripts/lib.sh"
+ug_no_args "$@"
 . "$UG_TOP/scripts/bpf_lib.sh"
 
 M=100		# GSO sends per case

@@ -35,7 +35,8 @@ while [ $# -gt 0 ]; do
 	--secs) secs=${2:-}; shift 2 || usage ;;
 	--out) out=${2:-}; shift 2 || usage ;;
 	--summarize) sumdir=${2:-}; shift 2 || usage ;;
-	*) usage ;;
+	-h | --help) ug_help; exit 0 ;;
+	*) ug_die "unknown option '$1', allowed --rounds N, --secs S, --out DIR, --summarize DIR (-h: usage)" ;;
 	esac
 done
 case "$rounds" in ''|0|*[!0-9]*) ug_die "--rounds '$rounds': allowed a positive integer" ;; esac

@@ -29,7 +29,8 @@ while [ $# -gt 0 ]; do
 	--ko) ko=${2:-}; shift 2 || usage ;;
 	--out) out=${2:-}; shift 2 || usage ;;
 	--only) only=${2:-}; shift 2 || usage ;;
-	*) usage ;;
+	-h | --help) ug_help; exit 0 ;;
+	*) ug_die "unknown option '$1', allowed --ko PATH, --out FILE, --only CASE,... (-h: usage)" ;;
 	esac
 done
 [ -n "$ko" ] || usage
