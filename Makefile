@@ -7,7 +7,7 @@
 TEST_GEN_FILES := udpgso_bench_tx udpgso_bench_rx udpgso
 # tests run by run_tests, in this order (each prints its own KTAP)
 TEST_PROGS := udpgso_bench.sh udpgso.sh udpgro.sh udpgro_fwd.sh \
-	      scripts_test.sh kselftest_test.sh kmod_test.sh
+	      scripts_test.sh kselftest_test.sh kmod_test.sh bpf_test.sh
 # tests that only use the userspace tools: the sanitizer pass runs these
 USER_TESTS := udpgso_bench.sh udpgso.sh udpgro.sh udpgro_fwd.sh
 # tests of the harness itself (not of the kernel): run by `make check`,
@@ -63,8 +63,14 @@ else
 OUTPUT ?= $(CURDIR)
 BINS := $(addprefix $(OUTPUT)/,$(TEST_GEN_FILES))
 
-.PHONY: all run_tests check run modes bench kmod install clean setup compare
-all: $(BINS)
+.PHONY: all run_tests check run modes bench kmod kmod-debug-check kmod-icount bpf install clean setup \
+	compare
+all: $(BINS) bpf
+
+# the BPF twin of kmod/ (bpf/udpgso_stats): without clang, bpftool,
+# libbpf-dev or kernel BTF one line says what is missing and the rest builds
+bpf:
+	@$(MAKE) --no-print-directory -C bpf OUTPUT=$(OUTPUT)
 
 # what `make run` / `make check` need and the machine lacks is installed
 # first (scripts/setup.sh; UG_SETUP=0 skips it)
@@ -132,6 +138,16 @@ bench: all
 kmod:
 	$(MAKE) -C kmod
 
+# the module on a debug kernel (KASAN, lockdep, PROVE_RCU, DEBUG_OBJECTS,
+# KMEMLEAK) built from linux-source-6.1 into /var/cache/udpgso-lab/kdebug,
+# then reused; installs missing build tools first (scripts/kmod_debug_kernel.sh)
+kmod-debug-check: all
+	@UDPGSO_BIN=$(OUTPUT) ./scripts/kmod_debug_kernel.sh --setup
+
+# the module's cost in guest instructions (a benchmark: scripts/kmod_icount.sh)
+kmod-icount: all
+	@UDPGSO_BIN=$(OUTPUT) ./scripts/kmod_icount.sh
+
 # INSTALL_PATH is a kselftest install root (what the kernel's `make -C
 # tools/testing/selftests install` makes): the suite goes to
 # INSTALL_PATH/$(COLLECTION)/ and its lines replace any old ones in
@@ -141,6 +157,7 @@ install: all
 	@test -n "$(INSTALL_PATH)" || { echo "make install: set INSTALL_PATH=DIR" >&2; exit 1; }
 	mkdir -p $(INSTALL_PATH)/$(COLLECTION)
 	cp -a $(BINS) $(TEST_PROGS) $(TEST_FILES) $(INSTALL_PATH)/$(COLLECTION)/
+	@[ ! -x $(OUTPUT)/udpgso_stats ] || cp -a $(OUTPUT)/udpgso_stats $(INSTALL_PATH)/$(COLLECTION)/
 	@list=$(INSTALL_PATH)/kselftest-list.txt; touch $$list; \
 	{ grep -v '^$(COLLECTION):' $$list || true; \
 	  for t in $(TEST_PROGS); do echo "$(COLLECTION):$$t"; done; } >$$list.new && \
@@ -150,4 +167,5 @@ clean:
 	rm -f $(BINS)
 	rm -rf $(CURDIR)/build-san
 	-$(MAKE) -C kmod clean 2>/dev/null
+	-$(MAKE) -C bpf clean OUTPUT=$(OUTPUT) 2>/dev/null
 endif
