@@ -7,12 +7,13 @@
 TEST_GEN_FILES := udpgso_bench_tx udpgso_bench_rx udpgso
 # tests run by run_tests, in this order (each prints its own KTAP)
 TEST_PROGS := udpgso_bench.sh udpgso.sh udpgro.sh udpgro_fwd.sh \
-	      scripts_test.sh kselftest_test.sh kmod_test.sh
+	      scripts_test.sh kselftest_test.sh kmod_test.sh bpf_test.sh
 # tests that only use the userspace tools: the sanitizer pass runs these
 USER_TESTS := udpgso_bench.sh udpgso.sh udpgro.sh udpgro_fwd.sh
 # tests of the harness itself (not of the kernel): run by `make check`,
 # not part of the kselftest collection
-HARNESS_TESTS := scripts/tests/setup_test.sh scripts/tests/help_test.sh
+HARNESS_TESTS := scripts/tests/setup_test.sh scripts/tests/help_test.sh \
+		 scripts/tests/compare_test.sh
 TEST_FILES := settings config scripts kmod
 
 COMMON := udpgso_common.c
@@ -62,8 +63,14 @@ else
 OUTPUT ?= $(CURDIR)
 BINS := $(addprefix $(OUTPUT)/,$(TEST_GEN_FILES))
 
-.PHONY: all run_tests check run modes bench kmod install clean setup
-all: $(BINS)
+.PHONY: all run_tests check run modes bench kmod kmod-debug-check kmod-icount bpf install clean setup \
+	compare
+all: $(BINS) bpf
+
+# the BPF twin of kmod/ (bpf/udpgso_stats): without clang, bpftool,
+# libbpf-dev or kernel BTF one line says what is missing and the rest builds
+bpf:
+	@$(MAKE) --no-print-directory -C bpf OUTPUT=$(OUTPUT)
 
 # what `make run` / `make check` need and the machine lacks is installed
 # first (scripts/setup.sh; UG_SETUP=0 skips it)
@@ -111,6 +118,15 @@ run:
 	@$(MAKE) --no-print-directory all
 	@UDPGSO_BIN=$(OUTPUT) ./scripts/udpgso_ab.sh
 
+# two results directories of `make run` compared, a verdict per configuration
+# (docs/compare.md): exit 1 on a regression, 2 on bad input; ARGS="--out DIR
+# --threshold 3 ..." passes options; Debian's python3 has matplotlib
+PY_PLOT := $(if $(wildcard /usr/bin/python3),/usr/bin/python3,python3)
+compare:
+	@test -n "$(OLD)" && test -n "$(NEW)" || \
+		{ echo "make compare: set OLD=DIR NEW=DIR (results directories)" >&2; exit 2; }
+	@$(PY_PLOT) ./scripts/ab_compare.py $(ARGS) "$(OLD)" "$(NEW)"
+
 # a quick look: every send and receive mode once, side by side, on lo
 modes: all
 	@UDPGSO_BIN=$(OUTPUT) ./scripts/modes.sh
@@ -122,6 +138,16 @@ bench: all
 kmod:
 	$(MAKE) -C kmod
 
+# the module on a debug kernel (KASAN, lockdep, PROVE_RCU, DEBUG_OBJECTS,
+# KMEMLEAK) built from linux-source-6.1 into /var/cache/udpgso-lab/kdebug,
+# then reused; installs missing build tools first (scripts/kmod_debug_kernel.sh)
+kmod-debug-check: all
+	@UDPGSO_BIN=$(OUTPUT) ./scripts/kmod_debug_kernel.sh --setup
+
+# the module's cost in guest instructions (a benchmark: scripts/kmod_icount.sh)
+kmod-icount: all
+	@UDPGSO_BIN=$(OUTPUT) ./scripts/kmod_icount.sh
+
 # INSTALL_PATH is a kselftest install root (what the kernel's `make -C
 # tools/testing/selftests install` makes): the suite goes to
 # INSTALL_PATH/$(COLLECTION)/ and its lines replace any old ones in
@@ -131,6 +157,7 @@ install: all
 	@test -n "$(INSTALL_PATH)" || { echo "make install: set INSTALL_PATH=DIR" >&2; exit 1; }
 	mkdir -p $(INSTALL_PATH)/$(COLLECTION)
 	cp -a $(BINS) $(TEST_PROGS) $(TEST_FILES) $(INSTALL_PATH)/$(COLLECTION)/
+	@[ ! -x $(OUTPUT)/udpgso_stats ] || cp -a $(OUTPUT)/udpgso_stats $(INSTALL_PATH)/$(COLLECTION)/
 	@list=$(INSTALL_PATH)/kselftest-list.txt; touch $$list; \
 	{ grep -v '^$(COLLECTION):' $$list || true; \
 	  for t in $(TEST_PROGS); do echo "$(COLLECTION):$$t"; done; } >$$list.new && \
@@ -140,4 +167,5 @@ clean:
 	rm -f $(BINS)
 	rm -rf $(CURDIR)/build-san
 	-$(MAKE) -C kmod clean 2>/dev/null
+	-$(MAKE) -C bpf clean OUTPUT=$(OUTPUT) 2>/dev/null
 endif

@@ -6,62 +6,219 @@
  *
  *   net_dev_queue           tx skb before software segmentation (the GSO skb)
  *   net_dev_start_xmit      what the driver gets: segments, or the GSO skb whole
+ *   net_dev_xmit            ... and whether it took it (not NETDEV_TX_BUSY)
  *   napi_gro_receive_entry  packets entering GRO
+ *   napi_gro_frags_entry    the same, for drivers using napi_gro_frags()
  *   netif_receive_skb       what GRO (or the backlog, as on lo) hands to the stack
  *   udp_fail_queue_rcv_skb  UDP socket receive queue failures
- *   __skb_gso_segment       software segmentation; its tx_path argument says
- *                           whether it runs before a driver (validate_xmit_skb)
- *                           or on receive (udp_rcv_segment, for a socket without
- *                           UDP_GRO)
+ *   __skb_gso_segment       software segmentation, classified by its caller
  *   udp4/6_gro_complete     UDP GRO finishing a coalesced skb
+ *
+ * Each skb counts once per direction: tx at the device that hands it to a
+ * driver or a peer (a pass nested in an upper device's transmit replaces the
+ * upper device's pass), rx at its first receive pass (passes at upper and
+ * tunnel devices are repeats).  docs/kmod.md has the whole rule.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/kprobes.h>
+#include <linux/kallsyms.h>
 #include <linux/tracepoint.h>
 #include <linux/skbuff.h>
+#include <linux/tcp.h>
 #include <linux/udp.h>
 #include <linux/jiffies.h>
 #include <linux/err.h>
+#include <linux/spinlock.h>
+#include <net/rtnetlink.h>
+#include <trace/events/net.h>
+#include <trace/events/udp.h>
 #include "ugs.h"
+
+/*
+ * gso_segs, or computed from the length when the stack left it 0 (DODGY skbs
+ * from tap or packet sockets with a vnet header); 0 when unknown
+ */
+static unsigned int ugs_gso_segs(const struct sk_buff *skb)
+{
+	const struct skb_shared_info *sh = skb_shinfo(skb);
+	unsigned int hlen;
+
+	if (sh->gso_segs || !sh->gso_size || !skb_transport_header_was_set(skb))
+		return sh->gso_segs;
+	hlen = skb_transport_offset(skb);
+	if (sh->gso_type & SKB_GSO_UDP_L4) {
+		hlen += sizeof(struct udphdr);
+	} else if (sh->gso_type & (SKB_GSO_TCPV4 | SKB_GSO_TCPV6)) {
+		struct tcphdr _th;
+		const struct tcphdr *th;
+
+		th = skb_header_pointer(skb, skb_transport_offset(skb), sizeof(_th), &_th);
+		if (!th)
+			return 0;
+		hlen += th->doff * 4;
+	} else {
+		return 0;
+	}
+	if ((int)hlen < 0 || skb->len <= hlen)
+		return 0;
+	return DIV_ROUND_UP(skb->len - hlen, sh->gso_size);
+}
 
 /* ---- tx ---- */
 
+static void ugs_tx_account(struct ugs_pcpu *p, const struct ugs_txq *q, bool undo)
+{
+	void (*op)(struct ugs_pcpu *p, enum ugs_counter c, unsigned long v);
+
+	op = undo ? ugs_sub : ugs_add;
+	op(p, UGS_TX_SKBS, 1);
+	if (!q->gso)
+		return;
+	op(p, UGS_TX_GSO_SKBS, 1);
+	if (q->gso_type & SKB_GSO_UDP_L4)
+		op(p, UGS_TX_GSO_UDP_L4_SKBS, 1);
+	if (q->gso_type & (SKB_GSO_TCPV4 | SKB_GSO_TCPV6))
+		op(p, UGS_TX_GSO_TCP_SKBS, 1);
+	if (q->gso_type & SKB_GSO_FRAGLIST)
+		op(p, UGS_TX_GSO_FRAGLIST_SKBS, 1);
+	if (!q->segs) {
+		op(p, UGS_TX_GSO_SEGS_UNKNOWN_SKBS, 1);
+		return;
+	}
+	op(p, UGS_TX_GSO_SEGS, q->segs);
+	if (undo)
+		ugs_hist_dec(p, UGS_HIST_TX, q->segs);
+	else
+		ugs_hist_inc(p, UGS_HIST_TX, q->segs);
+}
+
 static void ugs_net_dev_queue(void *data, struct sk_buff *skb)
 {
-	const struct skb_shared_info *sh = skb_shinfo(skb);
+	int d = dev_recursion_level();
+	struct ugs_txq q = {}, *slot;
+	unsigned long flags;
+	struct ugs_pcpu *p;
 
-	if (!ugs_match(skb, skb_network_offset(skb)))
-		return;
-	ugs_inc(UGS_TX_SKBS);
-	if (!skb_is_gso(skb))
-		return;
-	ugs_inc(UGS_TX_GSO_SKBS);
-	if (sh->gso_type & SKB_GSO_UDP_L4)
-		ugs_inc(UGS_TX_GSO_UDP_L4_SKBS);
-	if (sh->gso_type & (SKB_GSO_TCPV4 | SKB_GSO_TCPV6))
-		ugs_inc(UGS_TX_GSO_TCP_SKBS);
-	if (sh->gso_type & SKB_GSO_FRAGLIST)
-		ugs_inc(UGS_TX_GSO_FRAGLIST_SKBS);
-	ugs_add(UGS_TX_GSO_SEGS, sh->gso_segs);
-	ugs_hist_inc(UGS_HIST_TX, sh->gso_segs);
+	q.counted = ugs_match(skb, skb_network_offset(skb));
+	q.gso = skb_is_gso(skb);
+	if (q.gso) {
+		q.gso_type = skb_shinfo(skb)->gso_type;
+		q.segs = ugs_gso_segs(skb);
+	}
+	p = ugs_begin(&flags);
+	q.gen = p->gen;
+	q.pending = true;
+	/*
+	 * Inside the transmit of the device queued at depth d - 1 (a vlan,
+	 * bridge, bond, macvlan, tunnel...): this pass replaces that one.
+	 */
+	if (d > 0 && d < UGS_TX_DEPTH && p->txx[d].skb) {
+		p->txx[d].nested = true;
+		slot = &p->txq[d - 1];
+		if (slot->pending) {
+			slot->pending = false;
+			/* not when a reset came in between: it was zeroed */
+			if (slot->counted && slot->gen == p->gen)
+				ugs_tx_account(p, slot, true);
+		}
+	}
+	if (q.counted)
+		ugs_tx_account(p, &q, false);
+	if (d < UGS_TX_DEPTH)
+		p->txq[d] = q;
+	ugs_end(p, flags);
 }
 
 static void ugs_net_dev_start_xmit(void *data, const struct sk_buff *skb,
 				   const struct net_device *dev)
 {
+	int d = dev_recursion_level();
+	struct ugs_txx *x;
+	unsigned long flags;
+	struct ugs_pcpu *p;
+
+	if (d < UGS_TX_DEPTH) {
+		x = this_cpu_ptr(&ugs_stats->txx[d]);
+		x->skb = skb;
+		x->matched = ugs_match(skb, skb_network_offset(skb));
+		x->gso = skb_is_gso(skb);
+		x->nested = false;
+		return;
+	}
+	/* deeper than followed: counted here, even if the driver says busy */
 	if (!ugs_match(skb, skb_network_offset(skb)))
 		return;
-	ugs_inc(UGS_TX_DEV_SKBS);
+	p = ugs_begin(&flags);
+	ugs_inc(p, UGS_TX_DEV_SKBS);
 	if (skb_is_gso(skb))
-		ugs_inc(UGS_TX_DEV_GSO_SKBS);
+		ugs_inc(p, UGS_TX_DEV_GSO_SKBS);
+	ugs_end(p, flags);
+}
+
+/* after ndo_start_xmit: the skb may be freed, only its address is compared */
+static void ugs_net_dev_xmit(void *data, struct sk_buff *skb, int rc,
+			     struct net_device *dev, unsigned int skb_len)
+{
+	int d = dev_recursion_level();
+	struct ugs_txx *x;
+	unsigned long flags;
+	struct ugs_pcpu *p;
+
+	if (d >= UGS_TX_DEPTH)
+		return;
+	x = this_cpu_ptr(&ugs_stats->txx[d]);
+	if (x->skb != skb)
+		return;
+	x->skb = NULL;
+	/* busy: requeued, counted when taken; nested: a lower device counts it */
+	if (rc == NETDEV_TX_BUSY || x->nested || !x->matched)
+		return;
+	p = ugs_begin(&flags);
+	ugs_inc(p, UGS_TX_DEV_SKBS);
+	if (x->gso)
+		ugs_inc(p, UGS_TX_DEV_GSO_SKBS);
+	ugs_end(p, flags);
 }
 
 /* ---- rx ---- */
 
-static void ugs_napi_gro_receive_entry(void *data, const struct sk_buff *skb)
+/* devices that only receive skbs already received on another device */
+static const char * const ugs_tunnel_kinds[] = {
+	"vxlan", "geneve", "bareudp", "gre", "gretap", "erspan", "ip6gre", "ip6gretap",
+	"ip6erspan", "ipip", "ip6tnl", "sit", "vti", "vti6", "xfrm", "wireguard",
+};
+
+static bool ugs_rx_repeat(const struct net_device *dev)
+{
+	const struct rtnl_link_ops *ops;
+	struct ugs_pcpu *p;
+	bool tunnel = false;
+	int i;
+
+	/* an upper device: bridge, bond, team, vlan, macvlan, ipvlan, vrf... */
+	if (!list_empty(&dev->adj_list.lower))
+		return true;
+	ops = READ_ONCE(dev->rtnl_link_ops);
+	if (!ops || !ops->kind)
+		return false;
+	p = this_cpu_ptr(ugs_stats);
+	if (READ_ONCE(p->kind_ops) == ops)
+		return READ_ONCE(p->kind_tunnel);
+	for (i = 0; i < ARRAY_SIZE(ugs_tunnel_kinds); i++)
+		if (!strcmp(ops->kind, ugs_tunnel_kinds[i]))
+			tunnel = true;
+	WRITE_ONCE(p->kind_ops, NULL);
+	WRITE_ONCE(p->kind_tunnel, tunnel);
+	WRITE_ONCE(p->kind_ops, ops);
+	return tunnel;
+}
+
+static void ugs_napi_gro_entry(void *data, const struct sk_buff *skb)
 {
 	/* after eth_type_trans(): skb->data is the network header */
-	if (ugs_match(skb, 0))
-		ugs_inc(UGS_RX_GRO_IN);
+	if (skb->dev && !ugs_rx_repeat(skb->dev) && ugs_match(skb, 0))
+		ugs_count(UGS_RX_GRO_IN, 1);
 }
 
 /* was this skb built by udp{4,6}_gro_complete() a moment ago on this CPU? */
@@ -94,44 +251,127 @@ static void ugs_put_mark(const struct sk_buff *skb)
 
 static void ugs_netif_receive_skb(void *data, struct sk_buff *skb)
 {
-	if (!ugs_match(skb, 0))
+	const struct skb_shared_info *sh = skb_shinfo(skb);
+	bool gso = skb_is_gso(skb), built = false;
+	unsigned long flags;
+	struct ugs_pcpu *p;
+
+	/* the mark is used up at any pass, counted or not */
+	if (gso && (sh->gso_type & SKB_GSO_UDP_L4))
+		built = ugs_take_mark(skb);
+	if (!skb->dev || ugs_rx_repeat(skb->dev) || !ugs_match(skb, 0))
 		return;
-	ugs_inc(UGS_RX_SKBS);
-	if (!skb_is_gso(skb))
-		return;
-	ugs_inc(UGS_RX_GSO_SKBS);
-	if (!ugs_take_mark(skb))
-		ugs_inc(UGS_RX_GSO_PASSTHROUGH_SKBS);
+	p = ugs_begin(&flags);
+	ugs_inc(p, UGS_RX_SKBS);
+	if (gso) {
+		ugs_inc(p, UGS_RX_GSO_SKBS);
+		if ((sh->gso_type & SKB_GSO_UDP_L4) && !built)
+			ugs_inc(p, UGS_RX_GSO_PASSTHROUGH_SKBS);
+		if (sh->gso_type & (SKB_GSO_TCPV4 | SKB_GSO_TCPV6)) {
+			ugs_inc(p, UGS_RX_GSO_TCP_SKBS);
+			ugs_add(p, UGS_RX_GSO_TCP_SEGS, ugs_gso_segs(skb));
+		}
+	}
+	ugs_end(p, flags);
 }
 
-/* UGS_UDP_FAIL_TP_HAS_SKB: set by Kbuild for kernels >= 6.10 */
+/*
+ * UGS_UDP_FAIL_TP_HAS_SKB: set by Kbuild when the kernel's
+ * include/trace/events/udp.h passes the skb (6.10 and later)
+ */
 #ifdef UGS_UDP_FAIL_TP_HAS_SKB
 static void ugs_udp_fail_queue_rcv_skb(void *data, int rc, struct sock *sk,
 				       struct sk_buff *skb)
 {
 	if (ugs_match(skb, skb_network_offset(skb)))
-		ugs_inc(UGS_RX_UDP_QUEUE_FAILS);
+		ugs_count(UGS_RX_UDP_QUEUE_FAILS, 1);
 }
 #else
-/* before 6.10 the tracepoint has no skb: filter on the socket's local port */
+/* no skb: the port filter looks at the socket's local port */
 static void ugs_udp_fail_queue_rcv_skb(void *data, int rc, struct sock *sk)
 {
-	const struct ugs_filter *f;
-	bool ok = true;
-
-	rcu_read_lock();
-	f = rcu_dereference(ugs_active_filter);
-	if (f && f->type == UGS_FILTER_PORT)
-		ok = sk->sk_num == f->port;
-	else if (f)
-		ok = false;
-	rcu_read_unlock();
-	if (ok)
-		ugs_inc(UGS_RX_UDP_QUEUE_FAILS);
+	if (ugs_match_sock_port(sk->sk_num))
+		ugs_count(UGS_RX_UDP_QUEUE_FAILS, 1);
 }
 #endif
 
+/*
+ * Never called: the kernel's own declarations type-check every probe, so a
+ * prototype that differs on the kernel built against fails the build
+ * (-Werror=incompatible-pointer-types) instead of crashing it.
+ */
+static void __maybe_unused ugs_check_prototypes(void)
+{
+	if (IS_ENABLED(CONFIG_UGS_NEVER)) {
+		register_trace_net_dev_queue(ugs_net_dev_queue, NULL);
+		register_trace_net_dev_start_xmit(ugs_net_dev_start_xmit, NULL);
+		register_trace_net_dev_xmit(ugs_net_dev_xmit, NULL);
+		register_trace_napi_gro_receive_entry(ugs_napi_gro_entry, NULL);
+		register_trace_napi_gro_frags_entry(ugs_napi_gro_entry, NULL);
+		register_trace_netif_receive_skb(ugs_netif_receive_skb, NULL);
+		register_trace_udp_fail_queue_rcv_skb(ugs_udp_fail_queue_rcv_skb, NULL);
+	}
+}
+
 /* ---- kretprobes ---- */
+
+/* callers of __skb_gso_segment, by return address: segmenting for a device? */
+#define UGS_NR_SITES	16
+static struct {
+	unsigned long addr;
+	bool xmit;
+} ugs_sites[UGS_NR_SITES];
+static unsigned int ugs_nr_sites;
+static DEFINE_SPINLOCK(ugs_sites_lock);
+static char ugs_sym[KSYM_SYMBOL_LEN];	/* under ugs_sites_lock */
+
+/* validate_xmit_skb(), or where it may be inlined */
+static const char * const ugs_xmit_callers[] = {
+	"validate_xmit_skb", "validate_xmit_skb_list", "__dev_queue_xmit",
+};
+
+static bool ugs_is_xmit_caller(const char *sym)
+{
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(ugs_xmit_callers); i++) {
+		size_t n = strlen(ugs_xmit_callers[i]);
+
+		/* "name", "name.isra.0", "name [module]" */
+		if (!strncmp(sym, ugs_xmit_callers[i], n) &&
+		    (!sym[n] || sym[n] == '.' || sym[n] == ' '))
+			return true;
+	}
+	return false;
+}
+
+static bool ugs_site_is_xmit(unsigned long addr)
+{
+	unsigned long flags;
+	unsigned int i, n;
+	bool xmit;
+
+	/* pairs with the release below: entries below n are complete */
+	n = smp_load_acquire(&ugs_nr_sites);
+
+	for (i = 0; i < n; i++)
+		if (ugs_sites[i].addr == addr)
+			return ugs_sites[i].xmit;
+	spin_lock_irqsave(&ugs_sites_lock, flags);
+	sprint_symbol_no_offset(ugs_sym, addr);
+	xmit = ugs_is_xmit_caller(ugs_sym);
+	n = ugs_nr_sites;
+	for (i = 0; i < n && ugs_sites[i].addr != addr; i++)
+		;
+	if (i == n && n < UGS_NR_SITES) {
+		ugs_sites[n].addr = addr;
+		ugs_sites[n].xmit = xmit;
+		/* publish the entry before the count that covers it */
+		smp_store_release(&ugs_nr_sites, n + 1);
+	}
+	spin_unlock_irqrestore(&ugs_sites_lock, flags);
+	return xmit;
+}
 
 struct ugs_seg_data {
 	bool tx_path;
@@ -144,49 +384,73 @@ static int ugs_gso_segment_entry(struct kretprobe_instance *ri, struct pt_regs *
 
 	if (!skb_is_gso(skb) || !ugs_match(skb, skb_network_offset(skb)))
 		return 1;	/* no return probe for this call */
-	d->tx_path = !!regs_get_kernel_argument(regs, 2);
+	/* a bool: only the low byte of the register is defined */
+	d->tx_path = (u8)regs_get_kernel_argument(regs, 2);
 	return 0;
 }
+
+static const enum ugs_counter ugs_seg_ctr[3][3] = {
+	{ UGS_TX_SW_SEGMENTED_SKBS, UGS_TX_SW_SEGMENTS, UGS_TX_SW_SEGMENT_ERRORS },
+	{ UGS_RX_SW_SEGMENTED_SKBS, UGS_RX_SW_SEGMENTS, UGS_RX_SW_SEGMENT_ERRORS },
+	{ UGS_OTHER_SW_SEGMENTED_SKBS, UGS_OTHER_SW_SEGMENTS, UGS_OTHER_SW_SEGMENT_ERRORS },
+};
 
 static int ugs_gso_segment_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	const struct sk_buff *segs = (const struct sk_buff *)regs_return_value(regs);
 	struct ugs_seg_data *d = (struct ugs_seg_data *)ri->data;
-	u64 n = 0;
+	const enum ugs_counter *ctr;
+	unsigned long n = 0;
 
+	/* tx_path false: udp_rcv_segment(); true: for a device, or another caller */
+	if (!d->tx_path)
+		ctr = ugs_seg_ctr[1];
+	else if (ugs_site_is_xmit(get_kretprobe_retaddr(ri)))
+		ctr = ugs_seg_ctr[0];
+	else
+		ctr = ugs_seg_ctr[2];
 	if (IS_ERR(segs)) {
-		ugs_inc(d->tx_path ? UGS_TX_SW_SEGMENT_ERRORS : UGS_RX_SW_SEGMENT_ERRORS);
+		ugs_count(ctr[2], 1);
 		return 0;
 	}
 	/* NULL: headers verified only, nothing segmented */
 	for (; segs; segs = segs->next)
 		n++;
-	if (!n)
-		return 0;
-	if (d->tx_path) {
-		ugs_inc(UGS_TX_SW_SEGMENTED_SKBS);
-		ugs_add(UGS_TX_SW_SEGMENTS, n);
-	} else {
-		ugs_inc(UGS_RX_SW_SEGMENTED_SKBS);
-		ugs_add(UGS_RX_SW_SEGMENTS, n);
+	if (n) {
+		unsigned long flags;
+		struct ugs_pcpu *p = ugs_begin(&flags);
+
+		ugs_inc(p, ctr[0]);
+		ugs_add(p, ctr[1], n);
+		ugs_end(p, flags);
 	}
 	return 0;
 }
 
 struct ugs_gro_data {
 	struct sk_buff *skb;
+	unsigned int depth;
+	bool matched;
 };
 
+/*
+ * Entry and return always pair (the entry never refuses), so gro_depth follows
+ * the nesting of a tunnel's outer udp4_gro_complete() calling the inner one
+ * on the same skb.
+ */
 static int ugs_gro_complete_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	struct sk_buff *skb = (struct sk_buff *)regs_get_kernel_argument(regs, 0);
 	int nhoff = (int)regs_get_kernel_argument(regs, 1);
 	struct ugs_gro_data *d = (struct ugs_gro_data *)ri->data;
+	struct ugs_pcpu *p = this_cpu_ptr(ugs_stats);
 
-	/* udp4/6_gro_complete() itself finds the UDP header at skb->data + nhoff */
-	if (!ugs_match_udp_hdr(skb, skb->data + nhoff))
-		return 1;
 	d->skb = skb;
+	d->depth = p->gro_depth++;
+	/* udp4/6_gro_complete() itself finds the UDP header at skb->data + nhoff */
+	d->matched = ugs_match_udp_hdr(skb, skb->data + nhoff);
+	if (d->depth < UGS_GRO_DEPTH)
+		p->gro_done[d->depth] = NULL;
 	return 0;
 }
 
@@ -194,15 +458,28 @@ static int ugs_gro_complete_ret(struct kretprobe_instance *ri, struct pt_regs *r
 {
 	struct ugs_gro_data *d = (struct ugs_gro_data *)ri->data;
 	const struct skb_shared_info *sh = skb_shinfo(d->skb);
+	struct ugs_pcpu *p = this_cpu_ptr(ugs_stats);
+	unsigned int depth = d->depth;
+	unsigned long flags;
 
-	if (regs_return_value(regs) || !(sh->gso_type & SKB_GSO_UDP_L4) || sh->gso_segs < 2)
+	p->gro_depth = depth;
+	/* an inner call on this skb counted the merge already */
+	if (depth < UGS_GRO_DEPTH && p->gro_done[depth] == d->skb)
+		goto done;
+	if (regs_return_value(regs) || !(sh->gso_type & SKB_GSO_UDP_L4) ||
+	    sh->gso_segs < 2 || !d->matched)
 		return 0;
-	ugs_inc(UGS_RX_GRO_COALESCED_SKBS);
-	ugs_add(UGS_RX_GRO_COALESCED_SEGS, sh->gso_segs);
+	p = ugs_begin(&flags);
+	ugs_inc(p, UGS_RX_GRO_COALESCED_SKBS);
+	ugs_add(p, UGS_RX_GRO_COALESCED_SEGS, sh->gso_segs);
 	if (sh->gso_type & SKB_GSO_FRAGLIST)
-		ugs_inc(UGS_RX_GRO_FRAGLIST_SKBS);
-	ugs_hist_inc(UGS_HIST_RX, sh->gso_segs);
+		ugs_inc(p, UGS_RX_GRO_FRAGLIST_SKBS);
+	ugs_hist_inc(p, UGS_HIST_RX, sh->gso_segs);
+	ugs_end(p, flags);
 	ugs_put_mark(d->skb);
+done:
+	if (depth > 0 && depth <= UGS_GRO_DEPTH)
+		p->gro_done[depth - 1] = d->skb;
 	return 0;
 }
 
@@ -218,7 +495,9 @@ struct ugs_tp {
 static struct ugs_tp ugs_tps[] = {
 	{ .name = "net_dev_queue",		.probe = ugs_net_dev_queue },
 	{ .name = "net_dev_start_xmit",		.probe = ugs_net_dev_start_xmit },
-	{ .name = "napi_gro_receive_entry",	.probe = ugs_napi_gro_receive_entry },
+	{ .name = "net_dev_xmit",		.probe = ugs_net_dev_xmit },
+	{ .name = "napi_gro_receive_entry",	.probe = ugs_napi_gro_entry },
+	{ .name = "napi_gro_frags_entry",	.probe = ugs_napi_gro_entry },
 	{ .name = "netif_receive_skb",		.probe = ugs_netif_receive_skb },
 	{ .name = "udp_fail_queue_rcv_skb",	.probe = ugs_udp_fail_queue_rcv_skb },
 };
@@ -230,8 +509,7 @@ struct ugs_krp {
 
 #define UGS_KRP(sym, entry, ret, type)					\
 	{ .krp = { .kp.symbol_name = sym, .entry_handler = entry,	\
-		   .handler = ret, .data_size = sizeof(type),		\
-		   .maxactive = 64 } }
+		   .handler = ret, .data_size = sizeof(type) } }
 
 static struct ugs_krp ugs_krps[] = {
 	UGS_KRP("__skb_gso_segment", ugs_gso_segment_entry, ugs_gso_segment_ret,
@@ -253,7 +531,8 @@ static void ugs_find_tp(struct tracepoint *tp, void *priv)
 
 int ugs_hooks_attach(void)
 {
-	int i, n = 0;
+	/* the kernel's default is max(10, 2 * CPUs): at least that, and 64 */
+	int i, n = 0, maxactive = max_t(int, 64, 2 * num_possible_cpus());
 
 	for_each_kernel_tracepoint(ugs_find_tp, NULL);
 	for (i = 0; i < ARRAY_SIZE(ugs_tps); i++) {
@@ -264,13 +543,14 @@ int ugs_hooks_attach(void)
 			n++;
 	}
 	for (i = 0; i < ARRAY_SIZE(ugs_krps); i++) {
+		ugs_krps[i].krp.maxactive = maxactive;
 		ugs_krps[i].err = register_kretprobe(&ugs_krps[i].krp);
 		if (!ugs_krps[i].err)
 			n++;
 	}
 	if (n)
 		return 0;
-	pr_err("udpgso_stats: no hook could be attached\n");
+	pr_err("no hook could be attached\n");
 	return -ENOENT;
 }
 
@@ -312,7 +592,8 @@ void ugs_hooks_show(struct seq_file *m)
 	for (i = 0; i < ARRAY_SIZE(ugs_krps); i++) {
 		const struct ugs_krp *k = &ugs_krps[i];
 
-		seq_printf(m, "kretprobe %s %s err=%d missed=%d\n", k->krp.kp.symbol_name,
-			   ugs_state(k->err), k->err, k->err ? 0 : k->krp.nmissed);
+		seq_printf(m, "kretprobe %s %s err=%d missed=%d maxactive=%d\n",
+			   k->krp.kp.symbol_name, ugs_state(k->err), k->err,
+			   k->err ? 0 : k->krp.nmissed, k->krp.maxactive);
 	}
 }

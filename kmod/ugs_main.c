@@ -6,22 +6,26 @@
  *   counters   one "name value" line per counter (summed over CPUs)
  *   histogram  gso_segs of tx GSO skbs and of rx GRO-coalesced skbs
  *   filter     "port N", "dev NAME" or "clear"; reads back the active filter
- *   reset      write "1" to zero every counter
+ *   reset      write "1" to zero every counter and the histogram (ugs_stats.c)
  *   hooks      which tracepoints and kretprobes are attached on this kernel
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/module.h>
 #include <linux/debugfs.h>
-#include <net/ip.h>
+#include <linux/ip.h>
 #include <linux/ipv6.h>
 #include <linux/udp.h>
-#include <linux/tcp.h>
 #include <linux/slab.h>
 #include <linux/mutex.h>
 #include <linux/kstrtox.h>
 #include <linux/ctype.h>
+#include <linux/nsproxy.h>
+#include <linux/sched.h>
+#include <net/ip.h>
+#include <net/net_namespace.h>
 #include "ugs.h"
 
-struct ugs_pcpu __percpu *ugs_stats;
 struct ugs_filter __rcu *ugs_active_filter;
 
 static DEFINE_MUTEX(ugs_filter_lock);
@@ -34,6 +38,7 @@ static const char * const ugs_counter_names[UGS_NR_COUNTERS] = {
 	[UGS_TX_GSO_TCP_SKBS]		= "tx_gso_tcp_skbs",
 	[UGS_TX_GSO_FRAGLIST_SKBS]	= "tx_gso_fraglist_skbs",
 	[UGS_TX_GSO_SEGS]		= "tx_gso_segs",
+	[UGS_TX_GSO_SEGS_UNKNOWN_SKBS]	= "tx_gso_segs_unknown_skbs",
 	[UGS_TX_DEV_SKBS]		= "tx_dev_skbs",
 	[UGS_TX_DEV_GSO_SKBS]		= "tx_dev_gso_skbs",
 	[UGS_TX_SW_SEGMENTED_SKBS]	= "tx_sw_segmented_skbs",
@@ -46,10 +51,15 @@ static const char * const ugs_counter_names[UGS_NR_COUNTERS] = {
 	[UGS_RX_GRO_COALESCED_SEGS]	= "rx_gro_coalesced_segs",
 	[UGS_RX_GRO_FRAGLIST_SKBS]	= "rx_gro_fraglist_skbs",
 	[UGS_RX_GSO_PASSTHROUGH_SKBS]	= "rx_gso_passthrough_skbs",
+	[UGS_RX_GSO_TCP_SKBS]		= "rx_gso_tcp_skbs",
+	[UGS_RX_GSO_TCP_SEGS]		= "rx_gso_tcp_segs",
 	[UGS_RX_SW_SEGMENTED_SKBS]	= "rx_sw_segmented_skbs",
 	[UGS_RX_SW_SEGMENTS]		= "rx_sw_segments",
 	[UGS_RX_SW_SEGMENT_ERRORS]	= "rx_sw_segment_errors",
 	[UGS_RX_UDP_QUEUE_FAILS]	= "rx_udp_queue_fails",
+	[UGS_OTHER_SW_SEGMENTED_SKBS]	= "other_sw_segmented_skbs",
+	[UGS_OTHER_SW_SEGMENTS]		= "other_sw_segments",
+	[UGS_OTHER_SW_SEGMENT_ERRORS]	= "other_sw_segment_errors",
 };
 
 /* ---- filter (packet path: RCU, no locks) ---- */
@@ -57,6 +67,15 @@ static const char * const ugs_counter_names[UGS_NR_COUNTERS] = {
 static bool ugs_ports_match(__be16 sport, __be16 dport, u16 port)
 {
 	return ntohs(sport) == port || ntohs(dport) == port;
+}
+
+/* the device by name, in the network namespace the filter was written from */
+static bool ugs_dev_match(const struct sk_buff *skb, const struct ugs_filter *f)
+{
+	const struct net_device *dev = skb->dev;
+
+	return dev && dev_net(dev)->net_cookie == f->net_cookie &&
+	       !strncmp(dev->name, f->dev, IFNAMSIZ);
 }
 
 bool ugs_match_udp_hdr(const struct sk_buff *skb, const void *uh)
@@ -70,7 +89,7 @@ bool ugs_match_udp_hdr(const struct sk_buff *skb, const void *uh)
 	if (f && f->type == UGS_FILTER_PORT)
 		ok = ugs_ports_match(u->source, u->dest, f->port);
 	else if (f && f->type == UGS_FILTER_DEV)
-		ok = skb->dev && !strncmp(skb->dev->name, f->dev, IFNAMSIZ);
+		ok = ugs_dev_match(skb, f);
 	rcu_read_unlock();
 	return ok;
 }
@@ -130,39 +149,34 @@ bool ugs_match(const struct sk_buff *skb, int nh_off)
 	if (f && f->type == UGS_FILTER_PORT)
 		ok = ugs_port_of(skb, nh_off, f->port);
 	else if (f && f->type == UGS_FILTER_DEV)
-		ok = skb->dev && !strncmp(skb->dev->name, f->dev, IFNAMSIZ);
+		ok = ugs_dev_match(skb, f);
+	rcu_read_unlock();
+	return ok;
+}
+
+/* a socket's local port (udp_fail_queue_rcv_skb before 6.10 has no skb) */
+bool ugs_match_sock_port(u16 port)
+{
+	const struct ugs_filter *f;
+	bool ok;
+
+	rcu_read_lock();
+	f = rcu_dereference(ugs_active_filter);
+	ok = !f || (f->type == UGS_FILTER_PORT && f->port == port);
 	rcu_read_unlock();
 	return ok;
 }
 
 /* ---- debugfs ---- */
 
-static u64 ugs_sum_cnt(int c)
-{
-	u64 sum = 0;
-	int cpu;
-
-	for_each_possible_cpu(cpu)
-		sum += READ_ONCE(per_cpu_ptr(ugs_stats, cpu)->cnt[c]);
-	return sum;
-}
-
-static u64 ugs_sum_hist(int h, int i)
-{
-	u64 sum = 0;
-	int cpu;
-
-	for_each_possible_cpu(cpu)
-		sum += READ_ONCE(per_cpu_ptr(ugs_stats, cpu)->hist[h][i]);
-	return sum;
-}
-
 static int ugs_counters_show(struct seq_file *m, void *v)
 {
+	u64 cnt[UGS_NR_COUNTERS];
 	int i;
 
+	ugs_read(cnt, NULL);
 	for (i = 0; i < UGS_NR_COUNTERS; i++)
-		seq_printf(m, "%s %llu\n", ugs_counter_names[i], ugs_sum_cnt(i));
+		seq_printf(m, "%s %llu\n", ugs_counter_names[i], cnt[i]);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(ugs_counters);
@@ -170,18 +184,21 @@ DEFINE_SHOW_ATTRIBUTE(ugs_counters);
 static int ugs_histogram_show(struct seq_file *m, void *v)
 {
 	static const char * const dir[UGS_NR_HIST] = { "tx", "rx" };
+	ugs_hist_row *hist;
+	u64 cnt[UGS_NR_COUNTERS];
 	int h, i;
 
+	hist = kcalloc(UGS_NR_HIST, sizeof(*hist), GFP_KERNEL);
+	if (!hist)
+		return -ENOMEM;
+	ugs_read(cnt, hist);
 	seq_puts(m, "# dir gso_segs skbs (tx: GSO skbs queued, rx: UDP GRO results)\n");
-	for (h = 0; h < UGS_NR_HIST; h++) {
-		for (i = 0; i <= UGS_HIST_MAX; i++) {
-			u64 val = ugs_sum_hist(h, i);
-
-			if (val)
+	for (h = 0; h < UGS_NR_HIST; h++)
+		for (i = 0; i <= UGS_HIST_MAX; i++)
+			if (hist[h][i])
 				seq_printf(m, "%s %d%s %llu\n", dir[h], i,
-					   i == UGS_HIST_MAX ? "+" : "", val);
-		}
-	}
+					   i == UGS_HIST_MAX ? "+" : "", hist[h][i]);
+	kfree(hist);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(ugs_histogram);
@@ -192,18 +209,6 @@ static int ugs_hooks_show_file_show(struct seq_file *m, void *v)
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(ugs_hooks_show_file);
-
-static void ugs_zero(void)
-{
-	int cpu;
-
-	for_each_possible_cpu(cpu) {
-		struct ugs_pcpu *p = per_cpu_ptr(ugs_stats, cpu);
-
-		memset(p->cnt, 0, sizeof(p->cnt));
-		memset(p->hist, 0, sizeof(p->hist));
-	}
-}
 
 #define UGS_WRITE_MAX	64
 
@@ -231,7 +236,7 @@ static ssize_t ugs_reset_write(struct file *file, const char __user *ubuf,
 		return err;
 	if (strcmp(buf, "1"))
 		return -EINVAL;
-	ugs_zero();
+	ugs_reset();
 	return len;
 }
 
@@ -263,19 +268,6 @@ static int ugs_filter_open(struct inode *inode, struct file *file)
 	return single_open(file, ugs_filter_show, NULL);
 }
 
-static bool ugs_valid_ifname(const char *name)
-{
-	size_t n = strlen(name);
-	size_t i;
-
-	if (!n || n >= IFNAMSIZ || !strcmp(name, ".") || !strcmp(name, ".."))
-		return false;
-	for (i = 0; i < n; i++)
-		if (name[i] == '/' || name[i] == ':' || isspace(name[i]))
-			return false;
-	return true;
-}
-
 /* parse "port N" / "dev NAME" / "clear" into *f; clear sets *clear */
 static int ugs_filter_parse(char *buf, struct ugs_filter *f, bool *clear)
 {
@@ -294,10 +286,12 @@ static int ugs_filter_parse(char *buf, struct ugs_filter *f, bool *clear)
 		return 0;
 	}
 	if (!strncmp(buf, "dev ", 4)) {
-		if (!ugs_valid_ifname(buf + 4))
+		if (!dev_valid_name(buf + 4))
 			return -EINVAL;
 		f->type = UGS_FILTER_DEV;
 		strscpy(f->dev, buf + 4, sizeof(f->dev));
+		/* names are per network namespace: the writer's */
+		f->net_cookie = current->nsproxy->net_ns->net_cookie;
 		return 0;
 	}
 	return -EINVAL;
@@ -343,11 +337,13 @@ static const struct file_operations ugs_filter_fops = {
 
 static int __init ugs_init(void)
 {
-	int err;
+	int cpu, err;
 
 	ugs_stats = alloc_percpu(struct ugs_pcpu);
 	if (!ugs_stats)
 		return -ENOMEM;
+	for_each_possible_cpu(cpu)
+		u64_stats_init(&per_cpu_ptr(ugs_stats, cpu)->syncp);
 	ugs_dir = debugfs_create_dir("udpgso_stats", NULL);
 	if (IS_ERR(ugs_dir)) {
 		err = PTR_ERR(ugs_dir);
@@ -379,10 +375,9 @@ static void __exit ugs_exit(void)
 	debugfs_remove_recursive(ugs_dir);
 	/* unregisters, then waits until no probe runs any more */
 	ugs_hooks_detach();
+	/* no probe runs any more: nobody reads the filter */
 	f = rcu_dereference_protected(ugs_active_filter, 1);
 	RCU_INIT_POINTER(ugs_active_filter, NULL);
-	/* kfree_rcu() callbacks of replaced filters must not outlive us */
-	rcu_barrier();
 	kfree(f);
 	free_percpu(ugs_stats);
 }

@@ -95,6 +95,11 @@ chk_val() {
 }
 case_fail() { _c_bad+="$*, "; }
 case_end() {
+	local miss
+	# every kretprobe must have caught every call so far
+	miss=$(grep -Eo '^kretprobe [^ ]+ attached err=0 missed=[1-9][0-9]*' "$D/hooks" 2>/dev/null |
+		awk '{print $2 "=" $5}' | tr '\n' ' ')
+	[ -z "$miss" ] || _c_bad+="kretprobe missed calls: $miss, "
 	if [ -n "$_c_bad" ]; then
 		emit "not ok" "$_c_name: ${_c_bad%, }"
 		ktap_info "counters after '$_c_name':"
@@ -148,15 +153,35 @@ gso_run() {
 	return 0
 }
 
-# a0 (ns a, 10.71.0.1) <-> b0 (ns b, 10.71.0.2), static neighbours: no ARP
+# a0 (ns a, 10.71.0.1) <-> b0 (ns b, 10.71.0.2), static neighbours: no ARP;
+# IPv6 off (no neighbour discovery, router solicitations...) unless "v6":
+# then also fd71::1 <-> fd71::2
 veth_topo() {
-	ns_add a && ns_add b && veth_pair a a0 b b0 || return 1
+	local n
+	ns_add a && ns_add b || return 1
+	for n in a b; do
+		ns_exec $n sysctl -qw net.ipv6.conf.all.disable_ipv6=$([ "${1:-}" = v6 ] && echo 0 || echo 1)
+		ns_exec $n sysctl -qw net.ipv6.conf.default.disable_ipv6=$([ "${1:-}" = v6 ] && echo 0 || echo 1)
+	done
+	veth_pair a a0 b b0 || return 1
 	ns_exec a ip addr add 10.71.0.1/24 dev a0
 	ns_exec b ip addr add 10.71.0.2/24 dev b0
-	ns_exec a ip neigh replace 10.71.0.2 dev a0 lladdr \
-		"$(ns_exec b cat /sys/class/net/b0/address)" nud permanent
-	ns_exec b ip neigh replace 10.71.0.1 dev b0 lladdr \
-		"$(ns_exec a cat /sys/class/net/a0/address)" nud permanent
+	ns_exec a ip neigh replace 10.71.0.2 dev a0 lladdr "$(mac_of b b0)" nud permanent
+	ns_exec b ip neigh replace 10.71.0.1 dev b0 lladdr "$(mac_of a a0)" nud permanent
+	if [ "${1:-}" = v6 ]; then
+		ns_exec a ip addr add fd71::1/64 dev a0 nodad
+		ns_exec b ip addr add fd71::2/64 dev b0 nodad
+		ns_exec a ip neigh replace fd71::2 dev a0 lladdr "$(mac_of b b0)" nud permanent
+		ns_exec b ip neigh replace fd71::1 dev b0 lladdr "$(mac_of a a0)" nud permanent
+	fi
+}
+mac_of() { ns_exec "$1" cat "/sys/class/net/$2/address"; }	# NS DEV
+# write a debugfs file from inside one of our namespaces (nsenter keeps the
+# mount namespace, where ip netns exec would hide debugfs behind a new sysfs)
+wr_in() {		# NS FILE VALUE
+	local ns=$1 f=$2
+	shift 2
+	nsenter --net="/run/netns/$(ns_name "$ns")" sh -c "echo '$*' > '$D/$f'" 2>&1
 }
 # the namespaces of one case (ns_add also deferred their deletion for exit)
 topo_down() {
@@ -181,15 +206,22 @@ t_load() {
 }
 
 t_hooks() {
-	local h missing=
+	local h missing= want ma
 	case_begin "hooks attached"
-	for h in net_dev_queue net_dev_start_xmit napi_gro_receive_entry netif_receive_skb \
-		 udp_fail_queue_rcv_skb __skb_gso_segment udp4_gro_complete udp6_gro_complete; do
+	for h in net_dev_queue net_dev_start_xmit net_dev_xmit napi_gro_receive_entry \
+		 napi_gro_frags_entry netif_receive_skb udp_fail_queue_rcv_skb \
+		 __skb_gso_segment udp4_gro_complete udp6_gro_complete; do
 		grep -qE "^[a-z]+ $h attached" "$D/hooks" || missing+="$h "
 	done
 	sed 's/^/# hooks: /' "$D/hooks"
 	[ -z "$missing" ] || case_fail "not attached: $missing"
-	_c_good="all 8 attached, "
+	# maxactive: at least the kernel's default max(10, 2 * CPUs)
+	want=$(( 2 * $(nproc --all) ))
+	[ "$want" -ge 10 ] || want=10
+	while read -r ma; do
+		[ "${ma#maxactive=}" -ge "$want" ] || case_fail "$ma below $want"
+	done < <(grep -Eo 'maxactive=[0-9]+' "$D/hooks")
+	_c_good="all 10 attached, kretprobe maxactive >= $want, "
 	case_end
 }
 
@@ -275,37 +307,66 @@ t_veth_swseg() {
 
 t_veth_dev_filter() {
 	local port=$((RANDOM % 20000 + 20000))
-	case_begin "filter dev b0: only the receiver's skbs counted"
+	case_begin "filter dev b0 (its netns): only the receiver's skbs counted"
 	veth_topo || { case_fail "veth setup"; case_end; topo_down; return; }
 	ns_exec a ethtool -K a0 tx-udp-segmentation off >/dev/null 2>&1
+	# written from the init namespace: there is no b0 there, nothing counts
 	reset_filter dev b0
 	gso_run a b 10.71.0.2 "$port" -4 "" || { case_end; topo_down; return; }
-	# b0 itself may send IPv6 neighbour discovery: no exact tx_skbs
-	chk tx_gso_skbs = 0
+	chk_val "init-netns:rx_skbs" "${CNT[rx_skbs]:-}" = 0
+	chk_val "init-netns:tx_skbs" "${CNT[tx_skbs]:-}" = 0
+	wr_in b filter "dev b0" >/dev/null
+	wr reset 1 >/dev/null
+	gso_run a b 10.71.0.2 "$port" -4 "" || { case_end; topo_down; return; }
+	chk tx_skbs = 0
 	chk tx_sw_segmented_skbs = 0
-	chk tx_dev_skbs "<=" 20
-	chk rx_skbs ">=" $((M * K))
+	chk tx_dev_skbs = 0
+	chk rx_skbs = $((M * K))
+	chk rx_gso_skbs = 0
 	case_end
 	topo_down
 }
 
+# the counts of N segments that crossed a GRO receiver, all of them
+# coalesced (a send's segments reach the peer's NAPI in one softirq)
+gro_checks() {		# N
+	chk rx_gro_in = "$1"
+	chk rx_gro_coalesced_segs = "$1"
+	chk rx_gro_coalesced_skbs ">=" 1
+	chk_val "rx_skbs-coalesced_skbs" $(( ${CNT[rx_skbs]:-0} - ${CNT[rx_gro_coalesced_skbs]:-0} )) = 0
+	chk rx_gso_passthrough_skbs = 0
+	chk rx_gso_tcp_skbs = 0
+	chk_val "histogram rx skbs" "$(hist_sum rx)" = "${CNT[rx_gro_coalesced_skbs]:-}"
+}
+hist_sum() {		# tx|rx: skbs in the histogram
+	awk -v d="$1" '$1 == d { n += $3 } END { print n + 0 }' "$D/histogram"
+}
+
+# t_veth_gro NAME FAMILY DST RXFLAGS TOPO B0_FEATURES
 t_veth_gro() {
-	local port=$((RANDOM % 20000 + 20000)) singles
-	case_begin "veth GRO (sender tso off, receiver gro on, UDP_GRO socket)"
-	veth_topo || { case_fail "veth setup"; case_end; topo_down; return; }
+	local name=$1 fam=$2 dst=$3 rxflags=$4 topo=$5 feat=$6 port=$((RANDOM % 20000 + 20000))
+	case_begin "$name"
+	veth_topo "$topo" || { case_fail "veth setup"; case_end; topo_down; return; }
 	ns_exec a ethtool -K a0 tx-udp-segmentation off tso off >/dev/null 2>&1 ||
 		case_fail "ethtool -K a0 tx-udp-segmentation off tso off"
-	ns_exec b ethtool -K b0 gro on >/dev/null 2>&1 || case_fail "ethtool -K b0 gro on"
+	# shellcheck disable=SC2086
+	ns_exec b ethtool -K b0 gro on $feat >/dev/null 2>&1 || case_fail "ethtool -K b0 gro on $feat"
 	reset_filter port "$port"
-	gso_run a b 10.71.0.2 "$port" -4 "-G" || { case_end; topo_down; return; }
+	gso_run a b "$dst" "$port" "$fam" "$rxflags" || { case_end; topo_down; return; }
 	chk tx_sw_segmented_skbs = "$M"
 	chk tx_sw_segments = $((M * K))
-	chk rx_gro_in = $((M * K))
-	chk rx_gro_coalesced_skbs ">=" 1
-	singles=$(( ${CNT[rx_skbs]:-0} - ${CNT[rx_gro_coalesced_skbs]:-0} ))
-	chk_val "coalesced_segs+single_skbs" \
-		$(( ${CNT[rx_gro_coalesced_segs]:-0} + singles )) = $((M * K))
-	grep -q '^rx ' "$D/histogram" || case_fail "histogram has no rx line"
+	chk other_sw_segmented_skbs = 0
+	gro_checks "$((M * K))"
+	if [ -n "$feat" ]; then		# rx-gro-list: fraglist GRO, split for the socket
+		chk_val "rx_gro_fraglist_skbs-coalesced_skbs" \
+			$(( ${CNT[rx_gro_fraglist_skbs]:-0} - ${CNT[rx_gro_coalesced_skbs]:-0} )) = 0
+		chk_val "rx_sw_segmented_skbs-coalesced_skbs" \
+			$(( ${CNT[rx_sw_segmented_skbs]:-0} - ${CNT[rx_gro_coalesced_skbs]:-0} )) = 0
+		chk rx_sw_segments = $((M * K))
+	else
+		chk rx_gro_fraglist_skbs = 0
+		chk rx_sw_segmented_skbs = 0
+	fi
 	case_end
 	topo_down
 }
@@ -323,6 +384,246 @@ t_veth_gro_passthrough() {
 	chk rx_gro_in = "$M"
 	chk rx_gso_passthrough_skbs = "$M"
 	chk rx_gro_coalesced_skbs = 0
+	case_end
+	topo_down
+}
+
+# UDP GSO through an upper device on each side (a bridge with the veth as its
+# port, or a vlan on the veth): each skb counts once per direction, tx at the
+# veth (the bridge's or vlan's own pass is replaced by the nested one), rx at
+# the veth (the bridge's local delivery pass is a repeat)
+t_upper() {
+	local kind=$1 port=$((RANDOM % 20000 + 20000)) ifa ifb
+	case_begin "UDP GSO over a $kind on veth: once per skb and direction"
+	veth_topo || { case_fail "veth setup"; case_end; topo_down; return; }
+	case "$kind" in
+	bridge)
+		ifa=bra ifb=brb
+		ns_exec a ip link add bra type bridge && ns_exec a ip link set a0 master bra &&
+		ns_exec b ip link add brb type bridge && ns_exec b ip link set b0 master brb ;;
+	vlan)
+		ifa=a0.10 ifb=b0.10
+		ns_exec a ip link add link a0 name a0.10 type vlan id 10 &&
+		ns_exec b ip link add link b0 name b0.10 type vlan id 10 ;;
+	esac || case_fail "$kind setup"
+	ns_exec a ip link set "$ifa" up
+	ns_exec b ip link set "$ifb" up
+	ns_exec a ip addr add 10.72.0.1/24 dev "$ifa"
+	ns_exec b ip addr add 10.72.0.2/24 dev "$ifb"
+	ns_exec a ip neigh replace 10.72.0.2 dev "$ifa" lladdr "$(mac_of b "$ifb")" nud permanent
+	ns_exec b ip neigh replace 10.72.0.1 dev "$ifb" lladdr "$(mac_of a "$ifa")" nud permanent
+	reset_filter port "$port"
+	gso_run a b 10.72.0.2 "$port" -4 "" || { case_end; topo_down; return; }
+	chk tx_skbs = "$M"
+	chk tx_gso_udp_l4_skbs = "$M"
+	chk tx_gso_segs = $((M * K))
+	chk tx_dev_skbs = "$M"
+	chk tx_dev_gso_skbs = "$M"
+	chk tx_sw_segmented_skbs = 0
+	chk rx_skbs = "$M"
+	chk rx_gso_passthrough_skbs = "$M"
+	chk rx_sw_segmented_skbs = "$M"
+	chk rx_sw_segments = $((M * K))
+	grep -qx "tx $K $M" "$D/histogram" || case_fail "histogram has no 'tx $K $M'"
+	case_end
+	topo_down
+}
+
+# vxlan over veth, segmented at the sender's veth, merged by the receiver's
+# GRO: the outer and the inner udp4_gro_complete() return on the same skb,
+# the merge counts once
+t_vxlan() {
+	local port=$((RANDOM % 20000 + 20000))
+	case_begin "vxlan over veth with UDP GRO: one merge counted once"
+	veth_topo || { case_fail "veth setup"; case_end; topo_down; return; }
+	ns_exec a ethtool -K a0 tx-udp-segmentation off tso off tx-udp_tnl-segmentation off \
+		tx-udp_tnl-csum-segmentation off >/dev/null 2>&1 || case_fail "ethtool -K a0 ..."
+	ns_exec b ethtool -K b0 gro on >/dev/null 2>&1 || case_fail "ethtool -K b0 gro on"
+	ns_exec a ip link add va type vxlan id 42 local 10.71.0.1 remote 10.71.0.2 \
+		dstport 4789 dev a0 &&
+	ns_exec b ip link add vb type vxlan id 42 local 10.71.0.2 remote 10.71.0.1 \
+		dstport 4789 dev b0 || case_fail "vxlan setup"
+	ns_exec a ip link set va up
+	ns_exec b ip link set vb up
+	ns_exec a ip addr add 10.73.0.1/24 dev va
+	ns_exec b ip addr add 10.73.0.2/24 dev vb
+	ns_exec a ip neigh replace 10.73.0.2 dev va lladdr "$(mac_of b vb)" nud permanent
+	ns_exec b ip neigh replace 10.73.0.1 dev vb lladdr "$(mac_of a va)" nud permanent
+	# rx: what b0 (in ns b) got
+	wr_in b filter "dev b0" >/dev/null
+	wr reset 1 >/dev/null
+	gso_run a b 10.73.0.2 "$port" -4 "-G" || { case_end; topo_down; return; }
+	chk tx_skbs = 0
+	gro_checks "$((M * K))"
+	# tx: the outer headers at a0, the device that hands it to the peer
+	reset_filter port 4789
+	gso_run a b 10.73.0.2 "$port" -4 "-G" || { case_end; topo_down; return; }
+	chk tx_skbs = "$M"
+	chk tx_gso_udp_l4_skbs = "$M"
+	chk tx_gso_segs = $((M * K))
+	chk tx_sw_segmented_skbs = "$M"
+	chk tx_sw_segments = $((M * K))
+	chk tx_dev_skbs = $((M * K))
+	chk tx_dev_gso_skbs = 0
+	chk rx_gro_coalesced_segs = $((M * K))
+	case_end
+	topo_down
+}
+
+# TCP through veth GRO: TCP's GRO results are TCP counts, never UDP passthrough
+t_tcp_gro() {
+	local port=$((RANDOM % 20000 + 20000)) rxpid
+	case_begin "TCP over veth, receiver gro on: TCP counters move, UDP ones do not"
+	veth_topo || { case_fail "veth setup"; case_end; topo_down; return; }
+	ns_exec a ethtool -K a0 tso off >/dev/null 2>&1 || case_fail "ethtool -K a0 tso off"
+	ns_exec b ethtool -K b0 gro on >/dev/null 2>&1 || case_fail "ethtool -K b0 gro on"
+	reset_filter port "$port"
+	timeout 60 ip netns exec "$(ns_name b)" "$RX" -4 -t -p "$port" >/dev/null 2>&1 &
+	rxpid=$!
+	ns_wait_port -t b "$port" || case_fail "receiver did not listen on $port"
+	ns_exec a timeout 60 "$TX" -4 -t -D 10.71.0.2 -p "$port" -s $((K * S)) -M "$M" \
+		>/dev/null 2>&1 || case_fail "udpgso_bench_tx -t failed"
+	sleep 0.5
+	snap
+	kill "$rxpid" 2>/dev/null
+	wait "$rxpid" 2>/dev/null
+	chk tx_gso_udp_l4_skbs = 0
+	chk rx_gso_passthrough_skbs = 0
+	chk rx_gro_coalesced_skbs = 0
+	chk rx_gro_fraglist_skbs = 0
+	chk rx_sw_segmented_skbs = 0
+	chk rx_gso_tcp_skbs ">=" 1
+	chk_val "rx_gso_skbs-rx_gso_tcp_skbs" $(( ${CNT[rx_gso_skbs]:-0} - ${CNT[rx_gso_tcp_skbs]:-0} )) = 0
+	chk_val "rx_gso_tcp_segs-2*rx_gso_tcp_skbs" \
+		$(( ${CNT[rx_gso_tcp_segs]:-0} - 2 * ${CNT[rx_gso_tcp_skbs]:-0} )) ">=" 0
+	chk tx_gso_tcp_skbs ">=" 1
+	# tso off: every TCP GSO skb is segmented for a0 (validate_xmit_skb)
+	chk_val "tx_sw_segmented_skbs-tx_gso_skbs" \
+		$(( ${CNT[tx_sw_segmented_skbs]:-0} - ${CNT[tx_gso_skbs]:-0} )) = 0
+	chk_val "tx_sw_segments-tx_gso_segs" \
+		$(( ${CNT[tx_sw_segments]:-0} - ${CNT[tx_gso_segs]:-0} )) = 0
+	chk other_sw_segmented_skbs = 0
+	chk tx_dev_gso_skbs = 0
+	case_end
+	topo_down
+}
+
+udp_inerrors() {	# NS: the namespace's UDP InErrors
+	ns_exec "$1" awk '$1 == "Udp:" && $4 ~ /^[0-9]+$/ { print $4 }' /proc/net/snmp
+}
+
+# a socket that never reads, with the smallest receive buffer: the
+# udp_fail_queue_rcv_skb tracepoint fires once per datagram the stack drops
+t_queue_fail() {
+	local port=$((RANDOM % 20000 + 20000)) pypid before after
+	case_begin "full receive buffer: rx_udp_queue_fails = the stack's UDP InErrors"
+	ns_add l
+	reset_filter port "$port"
+	ns_exec l timeout 60 /usr/bin/python3 -c "if 1:
+		import socket, time
+		s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+		s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1)
+		s.bind(('127.0.0.1', $port))
+		time.sleep(60)" &
+	pypid=$!
+	wait_port l "$port" || case_fail "python receiver did not bind $port"
+	before=$(udp_inerrors l)
+	ns_exec l timeout 60 "$TX" -4 -D 127.0.0.1 -p "$port" -s 1000 -M "$M" >/dev/null 2>&1 ||
+		case_fail "udpgso_bench_tx failed"
+	sleep 0.5
+	snap
+	after=$(udp_inerrors l)
+	kill "$pypid" 2>/dev/null
+	wait "$pypid" 2>/dev/null
+	chk rx_udp_queue_fails = $(( ${after:-0} - ${before:-0} ))
+	chk rx_udp_queue_fails ">=" 1
+	case_end
+	topo_down
+}
+
+# GSO skbs from a packet socket with a vnet header are DODGY: gso_segs is 0
+# until segmentation; the module computes it from the length
+t_dodgy() {
+	local port=$((RANDOM % 20000 + 20000)) n=10
+	case_begin "DODGY TCP GSO skbs from a packet socket: gso_segs computed"
+	veth_topo || { case_fail "veth setup"; case_end; topo_down; return; }
+	wr_in a filter "dev a0" >/dev/null
+	wr reset 1 >/dev/null
+	ns_exec a timeout 60 /usr/bin/python3 -c "if 1:
+		import socket, struct
+		def csum(b):
+			s = sum(struct.unpack('!%dH' % (len(b) // 2), b))
+			s = (s >> 16) + (s & 0xffff)
+			return ~(s + (s >> 16)) & 0xffff
+		dst = bytes.fromhex('$(mac_of b b0)'.replace(':', ''))
+		src = bytes.fromhex('$(mac_of a a0)'.replace(':', ''))
+		pay = b'x' * $((K * S))
+		ip = struct.pack('!BBHHHBBH4s4s', 0x45, 0, 40 + len(pay), 1, 0x4000, 64, 6, 0,
+				 socket.inet_aton('10.71.0.1'), socket.inet_aton('10.71.0.2'))
+		ip = ip[:10] + struct.pack('!H', csum(ip)) + ip[12:]
+		tcp = struct.pack('!HHIIBBHHH', 40000, $port, 1, 0, 5 << 4, 0x18, 65535, 0, 0)
+		# flags NEEDS_CSUM, GSO_TCPV4, hdr_len, gso_size, csum_start, csum_offset
+		vnet = struct.pack('<BBHHHH', 1, 1, 54, $S, 34, 16)
+		s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
+		s.setsockopt(263, 15, 1)	# SOL_PACKET, PACKET_VNET_HDR
+		s.bind(('a0', 0))
+		for i in range($n):
+			s.send(vnet + dst + src + b'\x08\x00' + ip + tcp + pay)
+	" || case_fail "packet socket sender failed"
+	sleep 0.5
+	snap
+	chk tx_gso_tcp_skbs = "$n"
+	chk tx_gso_segs = $((n * K))
+	chk tx_gso_segs_unknown_skbs = 0
+	grep -qx "tx $K $n" "$D/histogram" || case_fail "histogram has no 'tx $K $n'"
+	grep -q "^tx 0 " "$D/histogram" && case_fail "histogram has a 'tx 0' bucket"
+	case_end
+	topo_down
+}
+
+# resets and filter swaps while TCP load runs over veth (GSO, software
+# segmentation, TCP GRO: counters hot on both CPUs), then a reset under the
+# same load and M UDP GSO sends over lo: the UDP counters are exactly those
+# sends, and counters and histogram agree
+t_reset_load() {
+	local port=$((RANDOM % 20000 + 20000)) tport=$((RANDOM % 20000 + 20000)) pids=() i h
+	case_begin "reset and filter swaps under load: exact totals after the reset"
+	veth_topo || { case_fail "veth setup"; case_end; topo_down; return; }
+	ns_add l
+	ns_exec a ethtool -K a0 tso off >/dev/null 2>&1
+	ns_exec b ethtool -K b0 gro on >/dev/null 2>&1
+	wr filter clear >/dev/null
+	timeout 90 ip netns exec "$(ns_name b)" "$RX" -4 -t -p "$tport" >/dev/null 2>&1 &
+	pids+=($!)
+	ns_wait_port -t b "$tport" || case_fail "TCP receiver did not listen"
+	timeout 90 ip netns exec "$(ns_name a)" "$TX" -4 -t -D 10.71.0.2 -p "$tport" \
+		-s $((K * S)) -l 60 >/dev/null 2>&1 &
+	pids+=($!)
+	sleep 1
+	for ((i = 0; i < 200; i++)); do
+		echo 1 > "$D/reset"
+		echo "port $tport" > "$D/filter"
+		echo "dev a0" > "$D/filter"
+		echo clear > "$D/filter"
+	done
+	wr reset 1 >/dev/null
+	gso_run l l 127.0.0.1 "$port" -4 "" || { case_end; kill "${pids[@]}"; topo_down; return; }
+	chk tx_gso_udp_l4_skbs = "$M"
+	chk rx_gso_passthrough_skbs = "$M"
+	chk rx_sw_segmented_skbs = "$M"
+	chk rx_sw_segments = $((M * K))
+	chk rx_gro_coalesced_skbs = 0
+	chk tx_gso_tcp_skbs ">=" 1
+	kill "${pids[@]}" 2>/dev/null
+	wait "${pids[@]}" 2>/dev/null
+	sleep 1
+	snap
+	h=$(awk '$1 == "tx" { n += $3; s += $2 * $3 } END { print n + 0, s + 0 }' "$D/histogram")
+	chk_val "histogram tx skbs" "${h% *}" = \
+		$(( ${CNT[tx_gso_skbs]:-0} - ${CNT[tx_gso_segs_unknown_skbs]:-0} ))
+	grep -q '^tx 256+' "$D/histogram" || chk_val "histogram tx segs" "${h#* }" = "${CNT[tx_gso_segs]:-}"
+	chk_val "tx_gso_skbs-udp_l4-tcp" \
+		$(( ${CNT[tx_gso_skbs]:-0} - ${CNT[tx_gso_udp_l4_skbs]:-0} - ${CNT[tx_gso_tcp_skbs]:-0} )) = 0
 	case_end
 	topo_down
 }
@@ -452,7 +753,18 @@ wanted lo4gro && t_lo "lo gso UDP_GRO socket" -4 127.0.0.1 "-G"
 wanted lo6 && t_lo "lo gso ipv6 plain socket" -6 ::1 ""
 wanted swseg && t_veth_swseg
 wanted devfilter && t_veth_dev_filter
-wanted gro && t_veth_gro
+wanted gro && t_veth_gro "veth GRO (sender tso off, receiver gro on, UDP_GRO socket)" \
+	-4 10.71.0.2 -G "" ""
+wanted gro6 && t_veth_gro "veth IPv6 GRO (udp6_gro_complete)" -6 fd71::2 -G v6 ""
+wanted fraglist && t_veth_gro "veth rx-gro-list: fraglist GRO, split for a plain socket" \
+	-4 10.71.0.2 "" "" "rx-gro-list on"
+wanted tcpgro && t_tcp_gro
+wanted bridge && t_upper bridge
+wanted vlan && t_upper vlan
+wanted vxlan && t_vxlan
+wanted qfail && t_queue_fail
+wanted dodgy && t_dodgy
+wanted resetload && t_reset_load
 wanted gropass && t_veth_gro_passthrough
 wanted reset && t_reset
 wanted cycles && t_cycles

@@ -67,6 +67,7 @@ net|run|cmd:ip cmd:ethtool cmd:ss cmd:tc|iproute2 ethtool|namespaces, veth, offl
 proc|run|cmd:ps cmd:pkill cmd:killall cmd:timeout|procps psmisc coreutils|process control
 perf|run|cmd:perf|linux-perf|CPU cost (perf stat)
 python|run|cmd:python3 py:matplotlib|python3 python3-matplotlib|results and plots
+bpf|run|cmd:clang cmd:llvm-strip cmd:bpftool file:/usr/include/bpf/libbpf.h|clang llvm libbpf-dev bpftool|the BPF counters (bpf/udpgso_stats)
 firewall|check|cmd:nft cmd:iptables|nftables iptables|GRO counters and DNAT cases
 trace|check|cmd:strace cmd:rsync cmd:git cmd:perl cmd:bc cmd:xz|strace rsync git perl bc xz-utils|syscall checks, kselftest install
 ssh|check|cmd:ssh cmd:sshd cmd:ssh-keygen|openssh-client openssh-server|the A/B remote path over ssh
