@@ -7,18 +7,28 @@
 TEST_GEN_FILES := udpgso_bench_tx udpgso_bench_rx udpgso
 # tests run by run_tests, in this order (each prints its own KTAP)
 TEST_PROGS := udpgso_bench.sh udpgso.sh udpgro.sh udpgro_fwd.sh \
-	      scripts_test.sh kselftest_test.sh kmod_test.sh
+	      scripts_test.sh kselftest_test.sh kmod_test.sh bpf_test.sh
 # tests that only use the userspace tools: the sanitizer pass runs these
 USER_TESTS := udpgso_bench.sh udpgso.sh udpgro.sh udpgro_fwd.sh
+# tests of the harness itself (not of the kernel): run by `make check`,
+# not part of the kselftest collection
+HARNESS_TESTS := scripts/tests/setup_test.sh scripts/tests/help_test.sh
 TEST_FILES := settings config scripts kmod
 
 COMMON := udpgso_common.c
 COMMON_H := udpgso_common.h
-# udpgso_bench_tx is two source files and a private header
-TX_PARTS := udpgso_bench_tx_cfg.c udpgso_bench_tx.h
+# udpgso_bench_tx is main (udpgso_bench_tx.c) and its parts, with a
+# private header: options, plan, rings, send, report
+TX_PARTS := udpgso_bench_tx_opts.c udpgso_bench_tx_plan.c udpgso_bench_tx_ring.c \
+	    udpgso_bench_tx_send.c udpgso_bench_tx_report.c udpgso_bench_tx.h
+# udpgso_bench_rx: options, the receive side (udpgso_bench_rx.c), summary
+RX_PARTS := udpgso_bench_rx_opts.c udpgso_bench_rx_report.c udpgso_bench_rx.h
+# udpgso: the runner (udpgso.c), its cases and expectations, its options
+GSO_PARTS := udpgso_cases.c udpgso_opts.c udpgso.h
 
 CFLAGS ?= -O2
-# "-D_GNU_SOURCE=" (empty) equals a "#define _GNU_SOURCE" line in a source file
+# "-D_GNU_SOURCE=" (empty) equals a "#define _GNU_SOURCE" line; it is here
+# for every source file (none defines it itself), in both builds
 CFLAGS += -g -Wall -Wextra -Werror -D_GNU_SOURCE=
 LDLIBS += -lpthread -lm
 
@@ -45,18 +55,34 @@ export UDPGSO_BIN := $(OUTPUT)
 $(OUTPUT)/%: %.c $(COMMON) $(COMMON_H)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(filter %.c,$^) $(LDLIBS)
 $(OUTPUT)/udpgso_bench_tx: $(TX_PARTS)
+$(OUTPUT)/udpgso_bench_rx: $(RX_PARTS)
+$(OUTPUT)/udpgso: $(GSO_PARTS)
 else
 # ---- standalone ---------------------------------------------------------------
 OUTPUT ?= $(CURDIR)
 BINS := $(addprefix $(OUTPUT)/,$(TEST_GEN_FILES))
 
-.PHONY: all run_tests check run modes bench kmod install clean
-all: $(BINS)
+.PHONY: all run_tests check run modes bench kmod bpf install clean setup
+all: $(BINS) bpf
+
+# the BPF twin of kmod/ (bpf/udpgso_stats): without clang, bpftool,
+# libbpf-dev or kernel BTF one line says what is missing and the rest builds
+bpf:
+	@$(MAKE) --no-print-directory -C bpf OUTPUT=$(OUTPUT)
+
+# what `make run` / `make check` need and the machine lacks is installed
+# first (scripts/setup.sh; UG_SETUP=0 skips it)
+UG_SETUP ?= 1
+setup_for = $(if $(filter 0,$(UG_SETUP)),:,./scripts/setup.sh --for $(1))
+setup:
+	@./scripts/setup.sh --for check
 
 $(OUTPUT)/%: %.c $(COMMON) $(COMMON_H)
 	@mkdir -p $(OUTPUT)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(filter %.c,$^) $(LDLIBS)
 $(OUTPUT)/udpgso_bench_tx: $(TX_PARTS)
+$(OUTPUT)/udpgso_bench_rx: $(RX_PARTS)
+$(OUTPUT)/udpgso: $(GSO_PARTS)
 
 # `make udpgso` (any tool by its name) builds $(OUTPUT)/udpgso with the
 # helper linked in; the empty recipe keeps make's built-in %: %.c away
@@ -71,8 +97,10 @@ run_tests: all
 # says otherwise: at exit of a multithreaded rx stopped by SIGINT its
 # StopTheWorld spun forever (seen in udpgro.sh bad_gro_lookup, 1 run in 12)
 check:
+	@$(call setup_for,check)
 	@tot=$$(mktemp); rc=0; \
-	UG_TOTALS=$$tot $(MAKE) --no-print-directory run_tests || rc=1; \
+	UG_TOTALS=$$tot $(MAKE) --no-print-directory \
+		TEST_PROGS="$(TEST_PROGS) $(HARNESS_TESTS)" run_tests || rc=1; \
 	ASAN_OPTIONS=$${ASAN_OPTIONS:-detect_leaks=0} \
 	UG_TOTALS=$$tot $(MAKE) --no-print-directory SANITIZE=1 \
 		TEST_PROGS="$(USER_TESTS)" run_tests || rc=1; \
@@ -83,7 +111,9 @@ check:
 
 # the README's main command: the offload A/B matrix with CPU cost and
 # counters, written to results/ (scripts/udpgso_ab.sh -h for its options)
-run: all
+run:
+	@$(call setup_for,run)
+	@$(MAKE) --no-print-directory all
 	@UDPGSO_BIN=$(OUTPUT) ./scripts/udpgso_ab.sh
 
 # a quick look: every send and receive mode once, side by side, on lo
@@ -106,6 +136,7 @@ install: all
 	@test -n "$(INSTALL_PATH)" || { echo "make install: set INSTALL_PATH=DIR" >&2; exit 1; }
 	mkdir -p $(INSTALL_PATH)/$(COLLECTION)
 	cp -a $(BINS) $(TEST_PROGS) $(TEST_FILES) $(INSTALL_PATH)/$(COLLECTION)/
+	@[ ! -x $(OUTPUT)/udpgso_stats ] || cp -a $(OUTPUT)/udpgso_stats $(INSTALL_PATH)/$(COLLECTION)/
 	@list=$(INSTALL_PATH)/kselftest-list.txt; touch $$list; \
 	{ grep -v '^$(COLLECTION):' $$list || true; \
 	  for t in $(TEST_PROGS); do echo "$(COLLECTION):$$t"; done; } >$$list.new && \
@@ -115,4 +146,5 @@ clean:
 	rm -f $(BINS)
 	rm -rf $(CURDIR)/build-san
 	-$(MAKE) -C kmod clean 2>/dev/null
+	-$(MAKE) -C bpf clean OUTPUT=$(OUTPUT) 2>/dev/null
 endif

@@ -12,11 +12,13 @@
 # Environment: UG_KMOD_KERNELS="VER ..." picks guest kernels (default: all
 # found); UG_KMOD_CYCLES load/unload cycles per guest (default 30) within
 # UG_KMOD_CYCLE_SECS (default 500); UG_KMOD_TIMEOUT seconds per guest
-# (default 850); UDPGSO_BIN where the tools are.  Skips (exit 4) when vng,
+# (default 850); UG_BPF_GUEST_CASES the BPF comparison cases (default
+# lo4,swseg,gro); UDPGSO_BIN where the tools are.  Skips (exit 4) when vng,
 # qemu, guest kernels or headers are missing.
 set -u
 
 . "$(dirname "$0")/scripts/lib.sh"
+ug_no_args "$@"
 
 # 30 cycles per guest, 60 in a run over both Debian kernels.  On a quiet
 # 2-vCPU host a cycle under traffic takes ~5 s in a single-threaded TCG guest
@@ -31,6 +33,10 @@ set -u
 cycles=${UG_KMOD_CYCLES:-30}
 csecs=${UG_KMOD_CYCLE_SECS:-500}
 gtmo=${UG_KMOD_TIMEOUT:-850}
+# the module against its BPF twin (scripts/bpf_guest.sh), when bpf/ is built:
+# these cases (each ~80 s under TCG on a busy host: not all of them)
+bpf_cases=${UG_BPF_GUEST_CASES:-lo4,swseg,gro}
+case "$bpf_cases" in ''|*[!a-z0-9,]*) ug_die "UG_BPF_GUEST_CASES '$bpf_cases': allowed a comma-separated list of lo4,lo4gro,lo6,swseg,gro,vlan,gropass" ;; esac
 case "$cycles" in ''|*[!0-9]*) ug_die "UG_KMOD_CYCLES '$cycles': allowed a non-negative integer" ;; esac
 case "$gtmo" in ''|0|*[!0-9]*) ug_die "UG_KMOD_TIMEOUT '$gtmo': allowed a positive integer" ;; esac
 case "$csecs" in ''|0|*[!0-9]*) ug_die "UG_KMOD_CYCLE_SECS '$csecs': allowed a positive integer" ;; esac
@@ -105,10 +111,13 @@ for v in "${kernels[@]}"; do
 	t0=$SECONDS
 	# the guest kernel's console goes to the log too: a guest that dies
 	# (vng's exit 255) shows its panic or oops in the tail printed below
+	# then, in the same boot, the module against its BPF twin (bpf/) when built
 	UG_VNG_VERBOSE=${UG_VNG_VERBOSE:-1} \
 	"$UG_TOP/scripts/vng_run.sh" --kernel "$img" --timeout "$gtmo" --rwdir "$work" -- \
 		"UDPGSO_BIN=$UDPGSO_BIN $UG_TOP/scripts/kmod_guest.sh --ko $bdir/udpgso_stats.ko" \
-		"--out $res --cycles $cycles --cycle-secs $csecs" >"$work/guest-$v.log" 2>&1
+		"--out $res --cycles $cycles --cycle-secs $csecs && { [ ! -x $UDPGSO_BIN/udpgso_stats ] ||" \
+		"UDPGSO_BIN=$UDPGSO_BIN $UG_TOP/scripts/bpf_guest.sh --ko $bdir/udpgso_stats.ko" \
+		"--out $res --only $bpf_cases; }" >"$work/guest-$v.log" 2>&1
 	rc=$?
 	ktap_info "$v: guest ran $((SECONDS - t0)) s (exit $rc)"
 	while read -r tag rest; do

@@ -26,6 +26,7 @@
 # Nothing of the kernel's is kept: the temporary directory is removed.
 set -u
 . "$(dirname "$0")/scripts/lib.sh"
+ug_no_args "$@"
 
 COLL=udpgso-lab
 DUMMIES="ug_kst_pass.sh ug_kst_fail.sh ug_kst_skip.sh ug_kst_hang.sh"

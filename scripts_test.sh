@@ -15,6 +15,7 @@
 #   ./scripts_test.sh
 set -u
 . "$(dirname "$0")/scripts/lib.sh"
+ug_no_args "$@"
 
 AB=$UG_TOP/scripts/udpgso_ab.sh
 SNAP=$UG_TOP/scripts/snapshot.sh

@@ -20,9 +20,11 @@
  *  - GSO through a device without checksum offload: EIO -> software
  *    checksum fallback: mainline commit 10154dbded6d ("udp: Allow GSO
  *    transmit from devices with no checksum offload", v6.11), not in stable.
+ *
+ * This file runs the cases; udpgso_cases.c has the cases and what the
+ * modelled kernel must do with each, udpgso_opts.c the options.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <linux/sockios.h>
 #include <netinet/ip.h>
@@ -34,7 +36,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "udpgso_common.h"
+#include "udpgso.h"
 
 #ifndef UDP_CORK
 #define UDP_CORK	1
@@ -43,130 +45,10 @@
 #define UDP_NO_CHECK6_TX	101
 #endif
 
-#define PATH_MTU	1500
-#define OLD_LIMIT	64
-#define NEW_LIMIT	128
-#define EXT_LEN		8	/* IPv6 option header / IPv4 options used */
-
-/* how a case's length or gso_size is computed from the path */
-enum base {
-	B_ABS,		/* add */
-	B_MSS,		/* mul * MSS + add */
-	B_MAXSEGS,	/* (IP max / MSS) * MSS, as upstream */
-	B_MAXBYTES,	/* largest UDP payload + add */
-	B_LIMIT,	/* the kernel's segment limit + add */
-	B_OLDLIMIT,	/* 64 + add */
-};
-
-struct val {
-	enum base base;
-	int mul;
-	int add;
-};
-
-/* special socket setup of a case */
-enum special {
-	SP_NONE,
-	SP_EXTHDR,	/* IPv6 hop-by-hop / IPv4 NOP options: +8 / +4 bytes */
-	SP_DSTOPTS,	/* IPv6 destination options header, 8 bytes */
-	SP_NOCHECK,	/* SO_NO_CHECK / UDP_NO_CHECK6_TX with GSO: EINVAL */
-	SP_BADCMSG,	/* UDP_SEGMENT cmsg of the wrong length: EINVAL */
-	SP_BADOPT,	/* setsockopt(UDP_SEGMENT, 65536): EINVAL */
-};
-
-struct tcase {
-	const char *name;
-	int family;		/* 0: both */
-	struct val len;
-	struct val gso;		/* B_ABS 0: no GSO */
-	enum special sp;
-};
-
-#define ABS(n)		{ B_ABS, 0, (n) }
-#define MSS(m, a)	{ B_MSS, (m), (a) }
-#define NOGSO		ABS(0)
-
-static const struct tcase cases[] = {
-	{ "no gso: 1 byte", 0, ABS(1), NOGSO, SP_NONE },
-	{ "no gso: MSS", 0, MSS(1, 0), NOGSO, SP_NONE },
-	{ "no gso: MSS+1 (DF path, fails)", 0, MSS(1, 1), NOGSO, SP_NONE },
-	{ "gso=MSS: 1 MSS (no segmentation)", 0, MSS(1, 0), MSS(1, 0), SP_NONE },
-	{ "gso=MSS+1: len MSS (fits one segment)", 0, MSS(1, 0), MSS(1, 1),
-	  SP_NONE },
-	{ "gso=MSS+2: len MSS+1 (gso_size over MTU)", 0, MSS(1, 1),
-	  MSS(1, 2), SP_NONE },
-	{ "gso=MSS: MSS+1 -> MSS + 1", 0, MSS(1, 1), MSS(1, 0), SP_NONE },
-	{ "gso=MSS: 2xMSS", 0, MSS(2, 0), MSS(1, 0), SP_NONE },
-	{ "gso=MSS: 2xMSS+1", 0, MSS(2, 1), MSS(1, 0), SP_NONE },
-	{ "gso=MSS: max segments of MSS", 0, { B_MAXSEGS, 1, 0 }, MSS(1, 0),
-	  SP_NONE },
-	{ "gso=MSS: max bytes", 0, { B_MAXBYTES, 1, 0 }, MSS(1, 0),
-	  SP_NONE },
-	{ "gso=MSS: max bytes+1 (fails)", 0, { B_MAXBYTES, 1, 1 }, MSS(1, 0),
-	  SP_NONE },
-	{ "gso=1: 1 byte (no segmentation)", 0, ABS(1), ABS(1), SP_NONE },
-	{ "gso=1: 2 bytes", 0, ABS(2), ABS(1), SP_NONE },
-	{ "gso=1: 2 bytes, extension header", AF_INET6, ABS(2), ABS(1),
-	  SP_EXTHDR },
-	{ "gso=2: 5 bytes -> 2+2+1", 0, ABS(5), ABS(2), SP_NONE },
-	{ "gso=1: segment limit", 0, { B_LIMIT, 1, 0 }, ABS(1), SP_NONE },
-	{ "gso=1: segment limit+1 (fails)", 0, { B_LIMIT, 1, 1 }, ABS(1),
-	  SP_NONE },
-	/* beyond upstream */
-	{ "gso=1: 64 segments (old limit)", 0, { B_OLDLIMIT, 1, 0 }, ABS(1),
-	  SP_NONE },
-	{ "gso=1: 65 segments (old limit+1)", 0, { B_OLDLIMIT, 1, 1 }, ABS(1),
-	  SP_NONE },
-	{ "gso=2: 2xlimit bytes (limit segments)", 0, { B_LIMIT, 2, 0 },
-	  ABS(2), SP_NONE },
-	{ "ext hdr: no gso, MSS", 0, MSS(1, 0), NOGSO, SP_EXTHDR },
-	{ "ext hdr: no gso, MSS+1 (fails)", 0, MSS(1, 1), NOGSO, SP_EXTHDR },
-	{ "ext hdr: gso=MSS, 2xMSS+1", 0, MSS(2, 1), MSS(1, 0), SP_EXTHDR },
-	{ "ext hdr: gso=MSS+1, 2xMSS (gso_size over MTU)", 0, MSS(2, 0),
-	  MSS(1, 1), SP_EXTHDR },
-	{ "dstopts hdr: gso=MSS, 3xMSS", AF_INET6, MSS(3, 0), MSS(1, 0),
-	  SP_DSTOPTS },
-	{ "no checksum: gso=MSS, 2xMSS (fails)", 0, MSS(2, 0), MSS(1, 0),
-	  SP_NOCHECK },
-	{ "bad UDP_SEGMENT cmsg length (fails)", 0, MSS(2, 0), MSS(1, 0),
-	  SP_BADCMSG },
-	{ "setsockopt UDP_SEGMENT 65536 (fails)", 0, MSS(2, 0), MSS(1, 0),
-	  SP_BADOPT },
-};
-
-#define NCASES	((int)ARRAY_SIZE(cases))
-#define NCASES_MAX	28	/* NCASES - 1, for messages */
-#define UG_STR2(x)	#x
-#define UG_STR(x)	UG_STR2(x)
-_Static_assert(ARRAY_SIZE(cases) == NCASES_MAX + 1, "NCASES_MAX");
-
-/* ---- configuration -------------------------------------------------- */
-
-static bool cfg_v4, cfg_v6, cfg_connected, cfg_unconnected;
-static bool cfg_msgmore, cfg_cork, cfg_setsockopt, cfg_norecv;
-static int cfg_case = -1;
-static uint16_t cfg_port = 9000;
-static const char *cfg_sink;
-static int cfg_sink_gso;	/* 0 hw: GSO skb reaches the device; 1 sw; 2 none */
-static int cfg_sink_encap;	/* outer header bytes per packet on the sink */
-static bool cfg_sw_csum;	/* egress device has no checksum offload */
-static const char *cfg_kver;	/* --kernel-version: model another kernel */
-
-static const char *const sink_modes[] = { "hw", "sw", "none", NULL };
-static const char *const csum_modes[] = { "hw", "sw", NULL };
+/* the options, read-only after parse_opts (udpgso_opts.c) */
+static const struct gso_cfg *cfg;
 
 /* ---- the kernel's documented behaviour ------------------------------ */
-
-struct model {
-	char ver_str[160];
-	unsigned int ver;	/* upstream version the kernel is based on */
-	int limit;		/* 64 or 128 */
-	bool new_oversize;	/* EMSGSIZE, small payloads pass */
-	bool csum_fallback;	/* no EIO without checksum offload */
-	char limit_why[320];
-	char oversize_why[320];
-	char csum_why[160];
-};
 
 static struct model km;
 
@@ -185,10 +67,10 @@ static void model_version(void)
 
 	km.ver = ug_kernel_version();
 	snprintf(km.ver_str, sizeof(km.ver_str), "%s", ug_kernel_release());
-	if (cfg_kver) {
-		if (sscanf(cfg_kver, "%u.%u.%u", &a, &b, &c) != 3 || a > 255 ||
+	if (cfg->kver) {
+		if (sscanf(cfg->kver, "%u.%u.%u", &a, &b, &c) != 3 || a > 255 ||
 		    b > 255)
-			ug_die(1, "--kernel-version '%s': allowed X.Y.Z", cfg_kver);
+			ug_die(1, "--kernel-version '%s': allowed X.Y.Z", cfg->kver);
 		snprintf(u.release, sizeof(u.release), "assumed by --kernel-version");
 		goto found;
 	}
@@ -348,130 +230,6 @@ static void model_init(int probe_family)
 		 km.csum_fallback ? "software fallback" : "EIO");
 }
 
-/* ---- expectations --------------------------------------------------- */
-
-struct ctx {
-	int family;
-	int extra;		/* option/extension header bytes */
-	int hdr;		/* IP + options + UDP header */
-	int mss;
-	int maxpay;		/* largest UDP payload */
-};
-
-struct expect {
-	int err;		/* 0: success */
-	bool err_hidden;	/* UDP_CORK: the push error is not reported */
-	int nseg;		/* datagrams */
-	int seg;		/* size of each but the last */
-	int last;		/* size of the last */
-	const char *why;
-};
-
-static int special_extra(int family, enum special sp)
-{
-	if (sp == SP_DSTOPTS)
-		return EXT_LEN;
-	if (sp == SP_EXTHDR)
-		return family == AF_INET6 ? EXT_LEN : 4;
-	return 0;
-}
-
-static void ctx_init(struct ctx *c, int family, enum special sp)
-{
-	c->family = family;
-	c->extra = special_extra(family, sp);
-	c->hdr = ug_udp_hdrlen(family) + c->extra;
-	c->mss = PATH_MTU - c->hdr;
-	if (family == AF_INET)
-		c->maxpay = 65535 - c->hdr;
-	else
-		c->maxpay = 65535 - UG_UDP_HDR - c->extra;
-}
-
-static int eval(const struct val *v, const struct ctx *c)
-{
-	int ipmax = c->family == AF_INET ? 65535 : 65535 + UG_IP6_HDR;
-
-	switch (v->base) {
-	case B_ABS:
-		return v->add;
-	case B_MSS:
-		return v->mul * c->mss + v->add;
-	case B_MAXSEGS:
-		return (ipmax / c->mss) * c->mss + v->add;
-	case B_MAXBYTES:
-		return c->maxpay + v->add;
-	case B_LIMIT:
-		return v->mul * km.limit + v->add;
-	case B_OLDLIMIT:
-		return v->mul * OLD_LIMIT + v->add;
-	}
-	return 0;
-}
-
-/* what the kernel documented for this version does with one send */
-static struct expect expect_of(const struct tcase *tc, const struct ctx *c,
-			       int len, int gso)
-{
-	struct expect e = {0};
-
-	/* append-time checks (returned even under UDP_CORK) */
-	if (len > c->maxpay) {
-		e.err = EMSGSIZE;
-		e.why = "larger than an IP packet";
-		return e;
-	}
-	if (!gso && len > c->mss) {
-		e.err = EMSGSIZE;
-		e.why = "DF and over the path MTU";
-		return e;
-	}
-	if (tc->sp == SP_BADOPT || tc->sp == SP_BADCMSG) {
-		e.err = EINVAL;
-		e.why = tc->sp == SP_BADOPT ? "gso_size > 65535" :
-			"cmsg_len != CMSG_LEN(2)";
-		return e;
-	}
-	/* udp_send_skb() checks, in the kernel's order */
-	if (gso && km.new_oversize && c->hdr + (len < gso ? len : gso) > PATH_MTU) {
-		e.err = EMSGSIZE;
-		e.why = "segment over the path MTU";
-	} else if (gso && !km.new_oversize && c->hdr + gso > PATH_MTU) {
-		e.err = EINVAL;
-		e.why = "gso_size over the path MTU (pre-235174b2bed8)";
-	} else if (gso && len > gso * km.limit) {
-		e.err = EINVAL;
-		e.why = "more segments than the limit";
-	} else if (gso && tc->sp == SP_NOCHECK) {
-		e.err = EINVAL;
-		e.why = "GSO needs UDP checksums";
-	} else if (gso && cfg_sw_csum && !km.csum_fallback) {
-		e.err = EIO;
-		e.why = "no checksum offload (pre-10154dbded6d)";
-	} else if (gso && c->family == AF_INET6 && c->extra &&
-		   !km.csum_fallback) {
-		/* __ip6_append_data() leaves CHECKSUM_PARTIAL off with
-		 * extension headers, udp_v6_send_skb() then says EIO
-		 */
-		e.err = EIO;
-		e.why = "IPv6 extension header, no CHECKSUM_PARTIAL (pre-10154dbded6d)";
-	}
-	if (e.err) {
-		e.err_hidden = cfg_cork && len > 1;
-		return e;
-	}
-	if (gso && len > gso) {
-		e.nseg = (len + gso - 1) / gso;
-		e.seg = gso;
-		e.last = len - (e.nseg - 1) * gso;
-	} else {
-		e.nseg = 1;
-		e.seg = len;
-		e.last = len;
-	}
-	return e;
-}
-
 /* ---- sockets -------------------------------------------------------- */
 
 static struct sockaddr_storage dst_addr(int family, socklen_t *len)
@@ -479,7 +237,7 @@ static struct sockaddr_storage dst_addr(int family, socklen_t *len)
 	struct sockaddr_storage ss;
 
 	*len = ug_parse_addr("dst", family == AF_INET ? "10.0.0.1" : "fd00::1",
-			     family, cfg_port, &ss);
+			     family, cfg->port, &ss);
 	return ss;
 }
 
@@ -539,7 +297,7 @@ static int rx_socket(int family)
 	if (bind(fd, (void *)&ss, sl))
 		ug_die_errno(1, "bind %s port %u (run from udpgso.sh, which "
 			     "sets up the addresses)", family == AF_INET ?
-			     "10.0.0.1" : "fd00::1", cfg_port);
+			     "10.0.0.1" : "fd00::1", cfg->port);
 	return fd;
 }
 
@@ -567,7 +325,7 @@ static int send_part(int fd, int family, const void *buf, int len, int gso,
 	if (tc->sp == SP_BADCMSG)
 		ug_cmsg_add(&msg, sizeof(ctrl), SOL_UDP, UDP_SEGMENT, &bad,
 			    sizeof(bad));
-	else if (gso && !cfg_setsockopt)
+	else if (gso && !cfg->setsockopt)
 		ug_cmsg_add_segment(&msg, sizeof(ctrl), gso);
 	if (!msg.msg_controllen)
 		msg.msg_control = NULL;
@@ -587,7 +345,7 @@ static int sink_read(const char *what, uint64_t *v)
 	FILE *f;
 
 	snprintf(path, sizeof(path), "/sys/class/net/%s/%s",
-		 cfg_sink, what);
+		 cfg->sink, what);
 	f = fopen(path, "r");
 	if (!f)
 		return -1;
@@ -650,7 +408,7 @@ static void sink_init(void)
 	uint64_t v;
 
 	if (sink_read("statistics/tx_packets", &v))
-		ug_skip("--sink %s: no such device in this namespace", cfg_sink);
+		ug_skip("--sink %s: no such device in this namespace", cfg->sink);
 	/* ARPHRD_ETHER: the 14 byte Ethernet header is in skb->len */
 	if (!sink_read("type", &v) && v == 1)
 		sink_l2 = 14;
@@ -666,7 +424,7 @@ static void sink_init(void)
 static bool check_sink(const struct ctx *c, const struct expect *e,
 		       uint64_t dp, uint64_t db, char *msg, size_t ml)
 {
-	int per = c->hdr + cfg_sink_encap + sink_l2;
+	int per = c->hdr + cfg->sink_encap + sink_l2;
 	int len = e->nseg ? (e->nseg - 1) * e->seg + e->last : 0;
 	uint64_t wp = 0, wb = 0;
 	const char *how = "";
@@ -674,7 +432,7 @@ static bool check_sink(const struct ctx *c, const struct expect *e,
 	sink_tot_p += dp;
 	sink_tot_b += db;
 
-	if (e->nseg && cfg_sink_gso != 2) {
+	if (e->nseg && cfg->sink_gso != 2) {
 		/*
 		 * IPv6 with extension headers: software USO since 30b03f2a0592
 		 * ("udp: Fall back to software USO if IPv6 extension headers
@@ -683,7 +441,7 @@ static bool check_sink(const struct ctx *c, const struct expect *e,
 		bool v6ext_sw = c->family == AF_INET6 && c->extra &&
 				km.csum_fallback;
 
-		if (e->nseg > 1 && cfg_sink_gso == 0 && !v6ext_sw &&
+		if (e->nseg > 1 && cfg->sink_gso == 0 && !v6ext_sw &&
 		    per + len < sink_gso_max) {
 			wp = 1;
 			wb = per + len;
@@ -692,19 +450,19 @@ static bool check_sink(const struct ctx *c, const struct expect *e,
 			wp = e->nseg;
 			wb = (uint64_t)e->nseg * per + len;
 			if (e->nseg > 1)
-				how = cfg_sink_gso != 0 ?
+				how = cfg->sink_gso != 0 ?
 				      " (segmented in software)" : v6ext_sw ?
 				      " (software USO: IPv6 extension header)" :
 				      " (segmented: over gso_max_size)";
 		}
 	}
 	if (dp == wp && db == wb) {
-		snprintf(msg, ml, "%s: %llu packets %llu bytes%s", cfg_sink,
+		snprintf(msg, ml, "%s: %llu packets %llu bytes%s", cfg->sink,
 			 (unsigned long long)dp, (unsigned long long)db, how);
 		return true;
 	}
 	snprintf(msg, ml, "%s: %llu packets %llu bytes, expected %llu "
-		 "packets %llu bytes%s", cfg_sink, (unsigned long long)dp,
+		 "packets %llu bytes%s", cfg->sink, (unsigned long long)dp,
 		 (unsigned long long)db, (unsigned long long)wp,
 		 (unsigned long long)wb, how);
 	return false;
@@ -752,9 +510,9 @@ static void run_case(struct ktap *t, int id, int family, bool connected,
 	bool ok;
 
 	ctx_init(&c, family, tc->sp);
-	len = eval(&tc->len, &c);
-	gso = eval(&tc->gso, &c);
-	e = expect_of(tc, &c, len, gso);
+	len = eval(&km, &tc->len, &c);
+	gso = eval(&km, &tc->gso, &c);
+	e = expect_of(&km, cfg, tc, &c, len, gso);
 	snprintf(desc, sizeof(desc), "%s [%d] %s: len=%d gso=%d", variant, id,
 		 tc->name, len, gso);
 
@@ -763,17 +521,17 @@ static void run_case(struct ktap *t, int id, int family, bool connected,
 		ktap_fail(t, "%s: %s", desc, err);
 		return;
 	}
-	if (cfg_sink && (sink_read("statistics/tx_packets", &p0) ||
+	if (cfg->sink && (sink_read("statistics/tx_packets", &p0) ||
 			 sink_read("statistics/tx_bytes", &b0)))
-		ug_die(1, "--sink %s: cannot read its statistics", cfg_sink);
+		ug_die(1, "--sink %s: cannot read its statistics", cfg->sink);
 
-	if (tc->sp == SP_BADOPT || (cfg_setsockopt && gso)) {
+	if (tc->sp == SP_BADOPT || (cfg->setsockopt && gso)) {
 		int v = tc->sp == SP_BADOPT ? 65536 : gso;
 
 		if (setsockopt(fd, SOL_UDP, UDP_SEGMENT, &v, sizeof(v)))
 			got = errno;
 	}
-	if (!got && cfg_cork && len > 1) {
+	if (!got && cfg->cork && len > 1) {
 		setsockopt(fd, SOL_UDP, UDP_CORK, &one, sizeof(one));
 		got = send_part(fd, family, ug_pattern, 1, gso, tc, connected, 0);
 		if (!got)
@@ -781,7 +539,7 @@ static void run_case(struct ktap *t, int id, int family, bool connected,
 					connected, 0);
 		/* the push at uncork reports nothing: udp_lib_setsockopt */
 		setsockopt(fd, SOL_UDP, UDP_CORK, &zero, sizeof(zero));
-	} else if (!got && cfg_msgmore && len > 1) {
+	} else if (!got && cfg->msgmore && len > 1) {
 		got = send_part(fd, family, ug_pattern, 1, gso, tc, connected, MSG_MORE);
 		if (!got)
 			got = send_part(fd, family, ug_pattern + 1, len - 1, gso, tc,
@@ -797,7 +555,7 @@ static void run_case(struct ktap *t, int id, int family, bool connected,
 		if (ok) {
 			struct expect none = {0};
 
-			ok = cfg_sink ? true : check_rx(fdr, &none, msg, sizeof(msg));
+			ok = cfg->sink ? true : check_rx(fdr, &none, msg, sizeof(msg));
 			e.nseg = 0;
 		}
 		snprintf(err, sizeof(err), "%s at uncork (not reported), "
@@ -807,7 +565,7 @@ static void run_case(struct ktap *t, int id, int family, bool connected,
 		ok = got == e.err;
 		snprintf(err, sizeof(err), "%s expected, %s got (%s)",
 			 errname(e.err), errname(got), e.err ? e.why : "no error");
-		if (ok && !cfg_sink)
+		if (ok && !cfg->sink)
 			ok = check_rx(fdr, &(struct expect){0}, msg, sizeof(msg));
 		e.nseg = 0;
 	} else {
@@ -818,13 +576,13 @@ static void run_case(struct ktap *t, int id, int family, bool connected,
 		else
 			snprintf(err, sizeof(err), "%dx%d + %d", e.nseg - 1,
 				 e.seg, e.last);
-		ok = cfg_norecv ? true : check_rx(fdr, &e, msg, sizeof(msg));
+		ok = cfg->norecv ? true : check_rx(fdr, &e, msg, sizeof(msg));
 	}
-	if (ok && cfg_sink) {
+	if (ok && cfg->sink) {
 		if (sink_read("statistics/tx_packets", &p1) ||
 		    sink_read("statistics/tx_bytes", &b1))
 			ug_die(1, "--sink %s: cannot read its statistics",
-			       cfg_sink);
+			       cfg->sink);
 		ok = check_sink(&c, &e, p1 - p0, b1 - b0, msg, sizeof(msg));
 	}
 	ktap_result(t, ok, "%s: %s%s%s", desc, err, *msg ? "; " : "", msg);
@@ -860,22 +618,22 @@ static void run_family(struct ktap *t, int family)
 	char variant[96];
 	int pass, id, fdr = -1;
 
-	if (!cfg_norecv)
+	if (!cfg->norecv)
 		fdr = rx_socket(family);
 	for (pass = 0; pass < 2; pass++) {
 		bool connected = pass == 1;
 
-		if ((connected && !cfg_connected) ||
-		    (!connected && !cfg_unconnected))
+		if ((connected && !cfg->connected) ||
+		    (!connected && !cfg->unconnected))
 			continue;
 		snprintf(variant, sizeof(variant), "ipv%d %s %s%s",
 			 family == AF_INET ? 4 : 6, conn_name[pass],
-			 cfg_setsockopt ? "setsockopt" : "cmsg",
-			 cfg_cork ? " cork" : cfg_msgmore ? " msg_more" : "");
+			 cfg->setsockopt ? "setsockopt" : "cmsg",
+			 cfg->cork ? " cork" : cfg->msgmore ? " msg_more" : "");
 		if (connected)
 			check_path_mtu(t, family, variant);
 		for (id = 0; id < NCASES; id++) {
-			if (cfg_case >= 0 && id != cfg_case)
+			if (cfg->case_id >= 0 && id != cfg->case_id)
 				continue;
 			if (cases[id].family && cases[id].family != family)
 				continue;
@@ -886,151 +644,28 @@ static void run_family(struct ktap *t, int family)
 		close(fdr);
 }
 
-static void list_cases(void)
-{
-	int id;
-
-	for (id = 0; id < NCASES; id++)
-		printf("%2d %s%s\n", id, cases[id].name,
-		       cases[id].family == AF_INET6 ? " (ipv6 only)" : "");
-}
-
-static void usage(void)
-{
-	fprintf(stderr,
-		"usage: %s [-4] [-6] [-c] [-C] [-m|--cork] [-s] [-R] [-t N] [-p port]\n"
-		"          [--sink DEV --sink-gso hw|sw|none --sink-encap N]\n"
-		"          [--csum hw|sw] [--kernel-version X.Y.Z] [-L]\n"
-		"  -4/-6 family (default both), -c connected, -C unconnected\n"
-		"  (default both), -m MSG_MORE, --cork UDP_CORK, -s setsockopt\n"
-		"  UDP_SEGMENT instead of cmsg, -R do not receive, -t N one case\n"
-		"  (0..%d), -L list cases, --sink DEV check DEV's tx counters\n",
-		ug_prog, NCASES - 1);
-	exit(1);
-}
-
-static void parse_opts(int argc, char **argv)
-{
-	static const struct option lopts[] = {
-		{ "cork", no_argument, NULL, 'K' },
-		{ "sink", required_argument, NULL, 'S' },
-		{ "sink-gso", required_argument, NULL, 'G' },
-		{ "sink-encap", required_argument, NULL, 'E' },
-		{ "csum", required_argument, NULL, 'X' },
-		{ "kernel-version", required_argument, NULL, 'V' },
-		{ "list", no_argument, NULL, 'L' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
-	int c;
-
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "46cCmRst:p:Lh", lopts, NULL)) != -1) {
-		switch (c) {
-		case '4':
-			cfg_v4 = true;
-			break;
-		case '6':
-			cfg_v6 = true;
-			break;
-		case 'c':
-			cfg_connected = true;
-			break;
-		case 'C':
-			cfg_unconnected = true;
-			break;
-		case 'm':
-			cfg_msgmore = true;
-			break;
-		case 'K':
-			cfg_cork = true;
-			break;
-		case 'R':
-			cfg_norecv = true;
-			break;
-		case 's':
-			cfg_setsockopt = true;
-			break;
-		case 't':
-			cfg_case = ug_parse_ll("-t", optarg, 0, NCASES - 1);
-			break;
-		case 'p':
-			cfg_port = ug_parse_ll("-p", optarg, 1, 65535);
-			break;
-		case 'S':
-			cfg_sink = optarg;
-			break;
-		case 'G':
-			cfg_sink_gso = ug_parse_choice("--sink-gso", optarg,
-						       sink_modes);
-			break;
-		case 'E':
-			cfg_sink_encap = ug_parse_ll("--sink-encap", optarg, 0,
-						     256);
-			break;
-		case 'X':
-			cfg_sw_csum = ug_parse_choice("--csum", optarg,
-						      csum_modes) == 1;
-			break;
-		case 'V':
-			cfg_kver = optarg;
-			break;
-		case 'L':
-			list_cases();
-			exit(0);
-		case 'h':
-			usage();
-			break;
-		default:
-			if (optopt && strchr("tp", optopt))
-				ug_die(1, "-%c: missing value, allowed %s", optopt,
-				       optopt == 't' ? "0.." UG_STR(NCASES_MAX) :
-				       "1..65535");
-			ug_die(1, "%s: unknown option, allowed -4 -6 -c -C -m -R "
-			       "-s -t N -p PORT -L --cork --sink --sink-gso "
-			       "--sink-encap --csum --kernel-version",
-			       argv[optind - 1]);
-		}
-	}
-	if (optind < argc)
-		ug_die(1, "%s: unexpected argument, allowed options only",
-		       argv[optind]);
-	if (cfg_msgmore && cfg_cork)
-		ug_die(1, "-m and --cork: choose one of MSG_MORE or UDP_CORK");
-	if (cfg_sink && !cfg_norecv)
-		ug_die(1, "--sink %s: needs -R (the sink receives nothing)",
-		       cfg_sink);
-	if (cfg_sink && (strchr(cfg_sink, '/') || strlen(cfg_sink) >= 16))
-		ug_die(1, "--sink '%s': not a device name", cfg_sink);
-	if (!cfg_v4 && !cfg_v6)
-		cfg_v4 = cfg_v6 = true;
-	if (!cfg_connected && !cfg_unconnected)
-		cfg_connected = cfg_unconnected = true;
-	if (cfg_case >= 0 && cases[cfg_case].family &&
-	    !(cases[cfg_case].family == AF_INET6 ? cfg_v6 : cfg_v4))
-		ug_die(1, "-t %d: case is IPv6 only, allowed with -6", cfg_case);
-}
-
 int main(int argc, char **argv)
 {
 	uint64_t p0 = 0, b0 = 0, p1 = 0, b1 = 0;
+	struct gso_cfg opts;
 	struct ktap t;
 
 	ug_set_prog(argv[0]);
 	ug_pattern_init();
-	parse_opts(argc, argv);
-	if (cfg_sink) {
+	parse_opts(argc, argv, &opts);
+	cfg = &opts;
+	if (cfg->sink) {
 		sink_init();
 		if (sink_read("statistics/tx_packets", &p0) ||
 		    sink_read("statistics/tx_bytes", &b0))
-			ug_die(1, "--sink %s: cannot read its statistics", cfg_sink);
+			ug_die(1, "--sink %s: cannot read its statistics", cfg->sink);
 	}
-	model_init(cfg_v4 ? AF_INET : AF_INET6);
-	if (cfg_sink) {
+	model_init(cfg->v4 ? AF_INET : AF_INET6);
+	if (cfg->sink) {
 		/* the probes' datagrams leave through the sink too */
 		if (sink_read("statistics/tx_packets", &p1) ||
 		    sink_read("statistics/tx_bytes", &b1))
-			ug_die(1, "--sink %s: cannot read its statistics", cfg_sink);
+			ug_die(1, "--sink %s: cannot read its statistics", cfg->sink);
 		sink_tot_p += p1 - p0;
 		sink_tot_b += b1 - b0;
 	}
@@ -1040,13 +675,13 @@ int main(int argc, char **argv)
 	ktap_info("segment limit: %s", km.limit_why);
 	ktap_info("gso_size over the path MTU: %s", km.oversize_why);
 	ktap_info("GSO without checksum offload: %s", km.csum_why);
-	if (cfg_v4)
+	if (cfg->v4)
 		run_family(&t, AF_INET);
-	if (cfg_v6)
+	if (cfg->v6)
 		run_family(&t, AF_INET6);
-	if (cfg_sink)
+	if (cfg->sink)
 		ktap_info("sink totals (cases and probes): %s packets=%llu bytes=%llu",
-			  cfg_sink,
+			  cfg->sink,
 			  (unsigned long long)sink_tot_p, (unsigned long long)sink_tot_b);
 	return ktap_finish(&t);
 }

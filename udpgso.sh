@@ -21,12 +21,14 @@ set -u
 
 BIN="$UDPGSO_BIN/udpgso"
 verbose=0 only='*'
-while getopts ":vk:" o; do
+[ "${1:-}" = --help ] && { ug_help; exit 0; }
+while getopts ":hvk:" o; do
 	case "$o" in
+	h) ug_help; exit 0 ;;
 	v) verbose=1 ;;
 	k) only=$OPTARG ;;
 	:) ug_die "-$OPTARG: missing value, allowed a shell pattern" ;;
-	*) ug_die "-$OPTARG: unknown option, allowed -v -k PATTERN" ;;
+	*) ug_die "-$OPTARG: unknown option, allowed -v -k PATTERN -h" ;;
 	esac
 done
 shift $((OPTIND - 1))

@@ -16,8 +16,9 @@ RX=$UDPGSO_BIN/udpgso_bench_rx
 quick=0
 case "${1:-}" in
 -q) quick=1 ;;
+-h | --help) ug_help; exit 0 ;;
 "") ;;
-*) ug_die "unknown argument '$1', allowed: -q" ;;
+*) ug_die "unknown argument '$1', allowed: -q, -h" ;;
 esac
 
 ktap_header

@@ -8,107 +8,27 @@
  * accepted so that tx and rx take the same family flag.  Beyond upstream:
  * recvmsg and recvmmsg, UDP_GRO reads split back into datagrams,
  * SO_REUSEPORT groups with one thread per socket, sequence-stamp accounting
- * (loss, duplicates, reordering per flow) and a JSON summary.  See README.md.
+ * (loss, duplicates, reordering per flow) and a JSON summary.  See
+ * docs/tools.md.
  *
  * Threads: one worker per socket reads; the main thread sleeps in 10 ms
  * ticks, prints upstream's per-second lines, runs the -C/-R timeouts and
- * handles SIGINT/SIGTERM.  Everyone stops through one eventfd.
+ * handles SIGINT/SIGTERM.  Everyone stops through one eventfd.  The
+ * options are in udpgso_bench_rx_opts.c, the summary in
+ * udpgso_bench_rx_report.c.
  */
 #include <errno.h>
-#include <getopt.h>
-#include <limits.h>
 #include <poll.h>
-#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <netinet/in.h>
 #include <sys/eventfd.h>
-#include <sys/socket.h>
 
-#include "udpgso_common.h"
+#include "udpgso_bench_rx.h"
 
-#define RX_MSG_LEN	65536		/* one datagram, or one GRO read */
-#define RX_TCP_LEN	(1 << 21)	/* upstream's TCP read size */
-#define RX_RCVBUF_DEF	(1 << 21)	/* upstream's SO_RCVBUF */
-#define RX_MAX_BUF	(1ull << 30)	/* all receive buffers together */
-#define RX_MAX_CPUS	64
-#define RX_CTRL_LEN	CMSG_SPACE(sizeof(int))
-#define RX_TICK_MS	10
-#define SEQ_WINDOW	(1ull << 26)	/* sequence numbers tracked exactly per flow */
-
-enum rx_mode { MODE_RECV, MODE_RECVMSG, MODE_RECVMMSG };
-static const char *const mode_names[] = { "recv", "recvmsg", "recvmmsg", NULL };
-
-enum rx_err { E_RECV, E_LEN, E_GSO, E_VERIFY, E_STAMP, E_TRUNC, E_DUP, E_COUNT, E_NR };
-static const char *const err_names[E_NR] = {
-	"recv", "len", "gso_size", "verify", "stamp", "truncated", "dup", "count",
-};
-
-enum rx_stop { STOP_NONE, STOP_COUNT, STOP_CONNECT_TIMEOUT, STOP_IDLE_TIMEOUT,
-	       STOP_SIGNAL, STOP_EOF };
-static const char *const stop_names[] = {
-	"running", "-n reached", "connect timeout (-C)", "receive timeout (-R)",
-	"signal", "end of TCP stream",
-};
-
-static struct {
-	int family;
-	long long port;
-	const char *bind_str;
-	struct sockaddr_storage bind_addr;
-	socklen_t bind_len;
-	long long connect_ms, rcv_ms;
-	long long exp_len, exp_nr, exp_gso;	/* exp_gso: 0 off, -1 "no cmsg" */
-	bool gro, read_all, verify, tcp, seq, json;
-	int mode;
-	int batch;
-	int reuseport;
-	int flows;
-	long long rcvbuf;			/* 0: upstream's 2 MiB */
-	int ncpus;
-	long long cpus[RX_MAX_CPUS];
-} cfg = {
-	.family = AF_INET6, .port = 8000, .mode = MODE_RECV, .batch = 64,
-	.reuseport = 1, .flows = 1,
-};
-
-/* per flow: which sequence numbers were seen, in a window that slides up */
-struct flow {
-	pthread_mutex_t lock;
-	uint64_t *bits;
-	uint64_t nwords;
-	uint64_t base;			/* sequence number of bit 0, multiple of 64 */
-	uint64_t highest;
-	uint64_t distinct, dup, reorder;
-	bool seen;
-};
-
-struct worker {
-	int idx;
-	int fd;
-	pthread_t thread;
-	char *buf;
-	struct mmsghdr *msgs;
-	struct iovec *iovs;
-	char *ctrl;
-	/* owned by the worker */
-	uint64_t bytes, datagrams, reads, calls, gro_reads;
-	uint64_t first_ns, last_ns;
-	uint64_t err[E_NR];
-	long long first_bad_len, first_bad_gso;
-	int first_recv_errno;
-	uint64_t bad_dgram;		/* first verify error: datagram index, offset, bytes */
-	size_t bad_off, bad_len;
-	int bad_got, bad_want;
-	/* published for the main thread (relaxed atomics) */
-	uint64_t pub_bytes, pub_calls;
-	int started;
-	char pad[64];
-};
-
+static const struct rx_cfg *cfg;
 static struct worker *workers;
 static struct flow *flows;
 static int g_efd = -1;
@@ -138,192 +58,6 @@ static void on_signal(int sig)
 {
 	(void)sig;
 	rx_stop(STOP_SIGNAL);
-}
-
-/* ---- options ----------------------------------------------------------- */
-
-#define RX_USAGE "[-4|-6] [-b addr] [-C ms] [-G] [-l len] [-n nr] [-p port] [-r] " \
-	"[-R ms] [-S gso_size] [-t] [-v] [--json] [--mode recv|recvmsg|recvmmsg] " \
-	"[--batch N] [--reuseport N] [--seq] [--flows N] [--rcvbuf BYTES] [--cpu LIST]"
-
-static void __attribute__((noreturn)) usage_die(const char *what)
-{
-	ug_die(1, "%s; usage: %s " RX_USAGE, what, ug_prog);
-}
-
-enum {
-	OPT_JSON = 256, OPT_MODE, OPT_BATCH, OPT_REUSEPORT, OPT_SEQ, OPT_FLOWS,
-	OPT_RCVBUF, OPT_CPU, OPT_HELP,
-};
-
-static const struct option long_opts[] = {
-	{ "json", no_argument, NULL, OPT_JSON },
-	{ "mode", required_argument, NULL, OPT_MODE },
-	{ "batch", required_argument, NULL, OPT_BATCH },
-	{ "reuseport", required_argument, NULL, OPT_REUSEPORT },
-	{ "seq", no_argument, NULL, OPT_SEQ },
-	{ "flows", required_argument, NULL, OPT_FLOWS },
-	{ "rcvbuf", required_argument, NULL, OPT_RCVBUF },
-	{ "cpu", required_argument, NULL, OPT_CPU },
-	{ "help", no_argument, NULL, OPT_HELP },
-	{ NULL, 0, NULL, 0 },
-};
-
-static void conflict(bool bad, const char *msg)
-{
-	if (bad)
-		ug_die(1, "%s", msg);
-}
-
-static void parse_opts(int argc, char **argv)
-{
-	const char *len_arg = NULL, *gso_arg = NULL;
-	bool mode_set = false, batch_set = false;
-	long ncpu_conf;
-	char what[128];
-	int c, i;
-
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":46b:C:Gl:n:p:rR:S:tv", long_opts,
-				NULL)) != -1) {
-		switch (c) {
-		case '4':
-			cfg.family = AF_INET;
-			break;
-		case '6':	/* not upstream's (its default), as tx's -6 */
-			cfg.family = AF_INET6;
-			break;
-		case 'b':
-			cfg.bind_str = optarg;
-			break;
-		case 'C':
-			cfg.connect_ms = ug_parse_ll("-C", optarg, 0, 86400000);
-			break;
-		case 'G':
-			cfg.gro = true;
-			break;
-		case 'l':
-			len_arg = optarg;
-			cfg.exp_len = ug_parse_ll("-l", optarg, 1, UG_MAX_UDP6);
-			break;
-		case 'n':
-			cfg.exp_nr = ug_parse_ll("-n", optarg, 0, 1000000000000ll);
-			break;
-		case 'p':
-			cfg.port = ug_parse_ll("-p", optarg, 1, 65535);
-			break;
-		case 'r':
-			cfg.read_all = true;
-			break;
-		case 'R':
-			cfg.rcv_ms = ug_parse_ll("-R", optarg, 0, 86400000);
-			break;
-		case 'S':
-			gso_arg = optarg;
-			cfg.exp_gso = ug_parse_ll("-S", optarg, -1, UG_MAX_UDP6);
-			break;
-		case 't':
-			cfg.tcp = true;
-			break;
-		case 'v':
-			cfg.verify = true;
-			break;
-		case OPT_JSON:
-			cfg.json = true;
-			break;
-		case OPT_MODE:
-			cfg.mode = ug_parse_choice("--mode", optarg, mode_names);
-			mode_set = true;
-			break;
-		case OPT_BATCH:
-			cfg.batch = ug_parse_ll("--batch", optarg, 1, 1024);
-			batch_set = true;
-			break;
-		case OPT_REUSEPORT:
-			cfg.reuseport = ug_parse_ll("--reuseport", optarg, 1, 64);
-			break;
-		case OPT_SEQ:
-			cfg.seq = true;
-			break;
-		case OPT_FLOWS:
-			cfg.flows = ug_parse_ll("--flows", optarg, 1, 65536);
-			cfg.seq = true;
-			break;
-		case OPT_RCVBUF:
-			cfg.rcvbuf = ug_parse_ll_suffix("--rcvbuf", optarg, 1024,
-							1ll << 30);
-			break;
-		case OPT_CPU:
-			ncpu_conf = sysconf(_SC_NPROCESSORS_CONF);
-			if (ncpu_conf < 1)
-				ncpu_conf = 1;
-			cfg.ncpus = ug_parse_list("--cpu", optarg, 0, ncpu_conf - 1,
-						  cfg.cpus, RX_MAX_CPUS);
-			break;
-		case OPT_HELP:
-			printf("usage: %s " RX_USAGE "\n", ug_prog);
-			exit(0);
-		case ':':
-			snprintf(what, sizeof(what), "%s: missing value",
-				 argv[optind - 1]);
-			usage_die(what);
-		default:
-			if (optopt)
-				snprintf(what, sizeof(what), "unknown option '-%c'", optopt);
-			else
-				snprintf(what, sizeof(what), "unknown option '%s'",
-					 argv[optind - 1]);
-			usage_die(what);
-		}
-	}
-	if (optind != argc) {
-		snprintf(what, sizeof(what), "unexpected argument '%s'", argv[optind]);
-		usage_die(what);
-	}
-
-	/* the largest UDP payload depends on the family */
-	if (len_arg)
-		cfg.exp_len = ug_parse_ll("-l", len_arg, 1, ug_max_udp_payload(cfg.family));
-	if (gso_arg)
-		cfg.exp_gso = ug_parse_ll("-S", gso_arg, -1, ug_max_udp_payload(cfg.family));
-	if (cfg.seq || cfg.verify)
-		cfg.read_all = true;
-
-	if (cfg.tcp) {
-		conflict(cfg.gro, "-t and -G conflict: UDP_GRO is a UDP socket option");
-		conflict(cfg.exp_len || cfg.exp_gso,
-			 "-t conflicts with -l and -S (TCP has no datagrams)");
-		conflict(cfg.verify || cfg.seq,
-			 "-t conflicts with -v and --seq (a byte stream has no datagram "
-			 "boundaries to verify)");
-		conflict(mode_set && cfg.mode != MODE_RECV,
-			 "-t reads with --mode recv only");
-		conflict(batch_set, "-t conflicts with --batch (recvmmsg is for UDP)");
-		conflict(cfg.reuseport > 1, "-t conflicts with --reuseport (one connection)");
-	}
-	if (!mode_set)
-		cfg.mode = batch_set ? MODE_RECVMMSG :
-			   (cfg.gro || cfg.exp_gso) ? MODE_RECVMSG : MODE_RECV;
-	conflict(cfg.mode == MODE_RECV && cfg.gro,
-		 "-G needs --mode recvmsg or recvmmsg (the gso_size cmsg)");
-	conflict(cfg.mode == MODE_RECV && cfg.exp_gso,
-		 "-S needs --mode recvmsg or recvmmsg (the gso_size cmsg)");
-	conflict(batch_set && cfg.mode != MODE_RECVMMSG, "--batch needs --mode recvmmsg");
-	if (cfg.mode != MODE_RECVMMSG)
-		cfg.batch = 1;
-	if (cfg.read_all && (unsigned long long)cfg.batch * RX_MSG_LEN * cfg.reuseport >
-	    RX_MAX_BUF)
-		ug_die(1, "--batch %d x --reuseport %d x 64 KiB buffers: more than 1 GiB, "
-		       "allowed batch x reuseport <= 16384", cfg.batch, cfg.reuseport);
-
-	if (cfg.bind_str)
-		cfg.bind_len = ug_parse_addr("-b", cfg.bind_str, cfg.family,
-					     cfg.port, &cfg.bind_addr);
-	else
-		cfg.bind_len = ug_any_addr(cfg.family, cfg.port, &cfg.bind_addr);
-	for (i = 0; i < cfg.ncpus; i++)
-		if (cfg.cpus[i] >= CPU_SETSIZE)
-			ug_die(1, "--cpu %lld: out of range", cfg.cpus[i]);
 }
 
 /* ---- sequence numbers ---------------------------------------------------- */
@@ -418,20 +152,20 @@ static void rx_datagram(struct worker *w, const uint8_t *p, size_t len)
 	uint32_t id;
 	uint64_t seq;
 
-	if (!cfg.seq) {
+	if (!cfg->seq) {
 		/* upstream refuses an empty datagram under -v */
 		if (!len || ug_check_pattern(p, 0, len))
 			verify_fail(w, p, 0, len);
 		return;
 	}
-	if (ug_read_stamp(p, len, &id, &seq) || id >= (uint32_t)cfg.flows) {
+	if (ug_read_stamp(p, len, &id, &seq) || id >= (uint32_t)cfg->flows) {
 		w->err[E_STAMP]++;
 		return;
 	}
 	if (len > (size_t)UG_HDR_LEN &&
 	    ug_check_pattern(p + UG_HDR_LEN, UG_HDR_LEN, len - UG_HDR_LEN))
 		verify_fail(w, p, UG_HDR_LEN, len);
-	if (cfg.reuseport > 1) {
+	if (cfg->reuseport > 1) {
 		pthread_mutex_lock(&flows[id].lock);
 		flow_record(&flows[id], seq);
 		pthread_mutex_unlock(&flows[id].lock);
@@ -449,15 +183,15 @@ static void rx_datagram(struct worker *w, const uint8_t *p, size_t len)
 static void rx_read(struct worker *w, const uint8_t *p, size_t len, size_t cap, int gso)
 {
 	size_t seg, off = 0, l;
-	bool data = cfg.read_all;
+	bool data = cfg->read_all;
 
 	w->reads++;
 	w->bytes += len;
 	if (gso > 0)
 		w->gro_reads++;
-	if (cfg.exp_gso && gso != cfg.exp_gso && !w->err[E_GSO]++)
+	if (cfg->exp_gso && gso != cfg->exp_gso && !w->err[E_GSO]++)
 		w->first_bad_gso = gso;
-	if (cfg.exp_len && (long long)len != cfg.exp_len && !w->err[E_LEN]++)
+	if (cfg->exp_len && (long long)len != cfg->exp_len && !w->err[E_LEN]++)
 		w->first_bad_len = len;
 	if (data && len > cap) {
 		w->err[E_TRUNC]++;
@@ -470,7 +204,7 @@ static void rx_read(struct worker *w, const uint8_t *p, size_t len, size_t cap, 
 	seg = gso > 0 ? (size_t)gso : len;
 	do {
 		l = len - off < seg ? len - off : seg;
-		if (cfg.verify || cfg.seq)
+		if (cfg->verify || cfg->seq)
 			rx_datagram(w, p + off, l);
 		w->datagrams++;
 		off += l;
@@ -523,12 +257,12 @@ static unsigned int rx_budget(unsigned int max)
 {
 	uint64_t done;
 
-	if (!cfg.exp_nr)
+	if (!cfg->exp_nr)
 		return max;
 	done = __atomic_load_n(&g_reads, __ATOMIC_RELAXED);
-	if (done >= (uint64_t)cfg.exp_nr)
+	if (done >= (uint64_t)cfg->exp_nr)
 		return 0;
-	return (uint64_t)cfg.exp_nr - done < max ? (uint64_t)cfg.exp_nr - done : max;
+	return (uint64_t)cfg->exp_nr - done < max ? (uint64_t)cfg->exp_nr - done : max;
 }
 
 /* after a call that returned @n reads, taken at @t0 (0 once started) */
@@ -542,8 +276,8 @@ static void rx_account(struct worker *w, uint64_t t0, unsigned int n)
 	}
 	__atomic_store_n(&w->pub_bytes, w->bytes, __ATOMIC_RELAXED);
 	__atomic_store_n(&w->pub_calls, w->calls, __ATOMIC_RELAXED);
-	if (cfg.exp_nr && __atomic_add_fetch(&g_reads, n, __ATOMIC_RELAXED) >=
-	    (uint64_t)cfg.exp_nr)
+	if (cfg->exp_nr && __atomic_add_fetch(&g_reads, n, __ATOMIC_RELAXED) >=
+	    (uint64_t)cfg->exp_nr)
 		rx_stop(STOP_COUNT);
 }
 
@@ -552,7 +286,7 @@ static int rx_call(struct worker *w, unsigned int vlen)
 {
 	ssize_t r;
 
-	switch (cfg.mode) {
+	switch (cfg->mode) {
 	case MODE_RECV:
 		r = recv(w->fd, w->iovs[0].iov_base, w->iovs[0].iov_len,
 			 MSG_TRUNC | MSG_DONTWAIT);
@@ -571,13 +305,13 @@ static int rx_call(struct worker *w, unsigned int vlen)
 
 static void loop_udp(struct worker *w)
 {
-	size_t cap = cfg.read_all ? RX_MSG_LEN : 0;
-	bool cm = cfg.gro || cfg.exp_gso;
+	size_t cap = cfg->read_all ? RX_MSG_LEN : 0;
+	bool cm = cfg->gro || cfg->exp_gso;
 	unsigned int vlen;
 	uint64_t t0;
 	int i, r;
 
-	for (i = 0; i < cfg.batch; i++) {
+	for (i = 0; i < cfg->batch; i++) {
 		struct msghdr *m = &w->msgs[i].msg_hdr;
 
 		w->iovs[i].iov_base = w->buf + i * cap;
@@ -586,7 +320,7 @@ static void loop_udp(struct worker *w)
 		m->msg_iovlen = 1;
 		m->msg_control = cm ? w->ctrl + i * RX_CTRL_LEN : NULL;
 	}
-	while (!stopping() && (vlen = rx_budget(cfg.batch))) {
+	while (!stopping() && (vlen = rx_budget(cfg->batch))) {
 		if (cm)
 			for (i = 0; i < (int)vlen; i++)
 				w->msgs[i].msg_hdr.msg_controllen = RX_CTRL_LEN;
@@ -607,8 +341,8 @@ static void loop_udp(struct worker *w)
 /* TCP, as upstream: one connection; without -r the data is dropped unread */
 static void loop_tcp(struct worker *w)
 {
-	int lfd = w->fd, flags = MSG_DONTWAIT | (cfg.read_all ? 0 : MSG_TRUNC);
-	void *buf = cfg.read_all ? w->buf : NULL;
+	int lfd = w->fd, flags = MSG_DONTWAIT | (cfg->read_all ? 0 : MSG_TRUNC);
+	void *buf = cfg->read_all ? w->buf : NULL;
 	uint64_t t0;
 	ssize_t r;
 
@@ -646,7 +380,7 @@ static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
 
-	if (cfg.tcp)
+	if (cfg->tcp)
 		loop_tcp(w);
 	else
 		loop_udp(w);
@@ -660,15 +394,15 @@ static int rx_socket(void)
 	int fd, one = 1, zero = 0, val;
 	char addr[80];
 
-	fd = socket(cfg.family, (cfg.tcp ? SOCK_STREAM : SOCK_DGRAM) | SOCK_CLOEXEC, 0);
+	fd = socket(cfg->family, (cfg->tcp ? SOCK_STREAM : SOCK_DGRAM) | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		ug_die_errno(1, "socket");
-	if (cfg.rcvbuf) {
-		val = cfg.rcvbuf;
+	if (cfg->rcvbuf) {
+		val = cfg->rcvbuf;
 		/* FORCE passes net.core.rmem_max when we may */
 		if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &val, sizeof(val)) &&
 		    setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &val, sizeof(val)))
-			ug_die_errno(1, "--rcvbuf %lld: setsockopt", cfg.rcvbuf);
+			ug_die_errno(1, "--rcvbuf %lld: setsockopt", cfg->rcvbuf);
 	} else {
 		val = RX_RCVBUF_DEF;
 		if (setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &val, sizeof(val)))
@@ -676,23 +410,23 @@ static int rx_socket(void)
 	}
 	/* upstream sets SO_REUSEPORT on every socket; only a group needs it */
 	if (setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &one, sizeof(one)) &&
-	    cfg.reuseport > 1) {
+	    cfg->reuseport > 1) {
 		if (errno == ENOPROTOOPT || errno == EOPNOTSUPP)
 			ug_skip("SO_REUSEPORT not supported by kernel %s",
 				ug_kernel_release());
 		ug_die_errno(1, "setsockopt SO_REUSEPORT");
 	}
 	/* the default IPv6 socket is dual-stack, whatever bindv6only says */
-	if (cfg.family == AF_INET6)
+	if (cfg->family == AF_INET6)
 		setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero));
-	if (bind(fd, (struct sockaddr *)&cfg.bind_addr, cfg.bind_len))
-		ug_die_errno(1, "bind %s", ug_addr_str(&cfg.bind_addr, addr, sizeof(addr)));
-	if (cfg.gro && setsockopt(fd, SOL_UDP, UDP_GRO, &one, sizeof(one))) {
+	if (bind(fd, (struct sockaddr *)&cfg->bind_addr, cfg->bind_len))
+		ug_die_errno(1, "bind %s", ug_addr_str(&cfg->bind_addr, addr, sizeof(addr)));
+	if (cfg->gro && setsockopt(fd, SOL_UDP, UDP_GRO, &one, sizeof(one))) {
 		if (errno == ENOPROTOOPT || errno == EOPNOTSUPP)
 			ug_skip("UDP_GRO not supported by kernel %s", ug_kernel_release());
 		ug_die_errno(1, "setsockopt UDP_GRO");
 	}
-	if (cfg.tcp && listen(fd, 1))
+	if (cfg->tcp && listen(fd, 1))
 		ug_die_errno(1, "listen");
 	return fd;
 }
@@ -712,15 +446,15 @@ static void worker_init(struct worker *w, int idx, int fd)
 
 	w->idx = idx;
 	w->fd = fd;
-	if (cfg.tcp)
-		buflen = cfg.read_all ? RX_TCP_LEN : 1;
+	if (cfg->tcp)
+		buflen = cfg->read_all ? RX_TCP_LEN : 1;
 	else
-		buflen = cfg.read_all ? (size_t)cfg.batch * RX_MSG_LEN : 1;
+		buflen = cfg->read_all ? (size_t)cfg->batch * RX_MSG_LEN : 1;
 	w->buf = xcalloc(1, buflen);
 	memset(w->buf, 0, buflen);	/* fault the pages in before the clock runs */
-	w->msgs = xcalloc(cfg.batch, sizeof(*w->msgs));
-	w->iovs = xcalloc(cfg.batch, sizeof(*w->iovs));
-	w->ctrl = xcalloc(cfg.batch, RX_CTRL_LEN);
+	w->msgs = xcalloc(cfg->batch, sizeof(*w->msgs));
+	w->iovs = xcalloc(cfg->batch, sizeof(*w->iovs));
+	w->ctrl = xcalloc(cfg->batch, RX_CTRL_LEN);
 }
 
 static void start_workers(void)
@@ -729,19 +463,19 @@ static void start_workers(void)
 	cpu_set_t set;
 	int i, err;
 
-	for (i = 0; i < cfg.reuseport; i++) {
+	for (i = 0; i < cfg->reuseport; i++) {
 		pthread_attr_init(&attr);
-		if (cfg.ncpus) {
+		if (cfg->ncpus) {
 			CPU_ZERO(&set);
-			CPU_SET(cfg.cpus[i % cfg.ncpus], &set);
+			CPU_SET(cfg->cpus[i % cfg->ncpus], &set);
 			pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
 		}
 		err = pthread_create(&workers[i].thread, &attr, worker_main, &workers[i]);
 		pthread_attr_destroy(&attr);
 		if (err) {
 			errno = err;
-			if (cfg.ncpus)
-				ug_die_errno(1, "--cpu %lld: thread %d", cfg.cpus[i % cfg.ncpus], i);
+			if (cfg->ncpus)
+				ug_die_errno(1, "--cpu %lld: thread %d", cfg->cpus[i % cfg->ncpus], i);
 			ug_die_errno(1, "pthread_create");
 		}
 	}
@@ -762,7 +496,7 @@ static void monitor(void)
 		now = ug_now_ns();
 		calls = bytes = 0;
 		any = false;
-		for (i = 0; i < cfg.reuseport; i++) {
+		for (i = 0; i < cfg->reuseport; i++) {
 			calls += __atomic_load_n(&workers[i].pub_calls, __ATOMIC_RELAXED);
 			bytes += __atomic_load_n(&workers[i].pub_bytes, __ATOMIC_RELAXED);
 			any |= __atomic_load_n(&workers[i].started, __ATOMIC_RELAXED);
@@ -776,19 +510,17 @@ static void monitor(void)
 			started = true;
 			last_prog = now;
 		}
-		if (!started && cfg.connect_ms &&
-		    now - start >= (uint64_t)cfg.connect_ms * 1000000)
+		if (!started && cfg->connect_ms &&
+		    now - start >= (uint64_t)cfg->connect_ms * 1000000)
 			rx_stop(STOP_CONNECT_TIMEOUT);
 		/* -R: the longest pause between reads after that */
-		if (started && cfg.rcv_ms && now - last_prog >= (uint64_t)cfg.rcv_ms * 1000000)
+		if (started && cfg->rcv_ms && now - last_prog >= (uint64_t)cfg->rcv_ms * 1000000)
 			rx_stop(STOP_IDLE_TIMEOUT);
 		/* upstream prints these only without -n */
-		if (!cfg.exp_nr && now - last_rep >= 1000000000ull) {
+		if (!cfg->exp_nr && now - last_rep >= 1000000000ull) {
 			if (calls != rep_calls)
-				fprintf(stderr, "%s rx: %6llu MB/s %8llu calls/s\n",
-					cfg.tcp ? "tcp" : "udp",
-					(unsigned long long)(bytes - rep_bytes) >> 20,
-					(unsigned long long)(calls - rep_calls));
+				ug_rate_line(cfg->tcp ? "tcp" : "udp", "rx", bytes - rep_bytes,
+					     calls - rep_calls, -1);
 			rep_calls = calls;
 			rep_bytes = bytes;
 			last_rep = now;
@@ -796,209 +528,17 @@ static void monitor(void)
 	}
 }
 
-/* ---- summary ---------------------------------------------------------------- */
-
-struct totals {
-	uint64_t bytes, datagrams, reads, calls, gro_reads, first_ns, last_ns;
-	uint64_t err[E_NR], errors;
-	uint64_t loss, dup, reorder, flows_seen;
-	double duration;
-};
-
-static void sum_up(struct totals *t)
-{
-	int i, e;
-
-	memset(t, 0, sizeof(*t));
-	for (i = 0; i < cfg.reuseport; i++) {
-		struct worker *w = &workers[i];
-
-		t->bytes += w->bytes;
-		t->datagrams += w->datagrams;
-		t->reads += w->reads;
-		t->calls += w->calls;
-		t->gro_reads += w->gro_reads;
-		for (e = 0; e < E_NR; e++)
-			t->err[e] += w->err[e];
-		if (w->first_ns && (!t->first_ns || w->first_ns < t->first_ns))
-			t->first_ns = w->first_ns;
-		if (w->last_ns > t->last_ns)
-			t->last_ns = w->last_ns;
-	}
-	for (i = 0; cfg.seq && i < cfg.flows; i++) {
-		struct flow *f = &flows[i];
-
-		if (!f->seen)
-			continue;
-		t->flows_seen++;
-		t->dup += f->dup;
-		t->reorder += f->reorder;
-		if (f->highest + 1 > f->distinct)
-			t->loss += f->highest + 1 - f->distinct;
-	}
-	t->err[E_DUP] = t->dup;
-	if (cfg.exp_nr && t->reads != (uint64_t)cfg.exp_nr)
-		t->err[E_COUNT] = 1;
-	for (e = 0; e < E_NR; e++)
-		t->errors += t->err[e];
-	if (t->first_ns && t->last_ns > t->first_ns)
-		t->duration = (t->last_ns - t->first_ns) / 1e9;
-}
-
-static double per_s(double v, double s)
-{
-	return s > 0 ? v / s : 0;
-}
-
-static void print_json(const struct totals *t)
-{
-	double user, sys;
-	struct ug_json j;
-	int i;
-
-	ug_cpu_usage(&user, &sys);
-	ug_json_start(&j, stdout);
-	ug_json_obj_open(&j, NULL);
-	ug_json_str(&j, "tool", "udpgso_bench_rx");
-	ug_json_u64(&j, "version", 1);
-	ug_json_str(&j, "kernel", ug_kernel_release());
-	ug_json_str(&j, "family", cfg.family == AF_INET ? "ipv4" : "ipv6");
-	ug_json_str(&j, "proto", cfg.tcp ? "tcp" : "udp");
-	ug_json_str(&j, "mode", mode_names[cfg.mode]);
-
-	ug_json_obj_open(&j, "options");
-	ug_json_u64(&j, "port", cfg.port);
-	ug_json_str(&j, "bind", cfg.bind_str ? cfg.bind_str :
-		    cfg.family == AF_INET ? "0.0.0.0" : "::");
-	ug_json_i64(&j, "connect_timeout_ms", cfg.connect_ms);
-	ug_json_i64(&j, "rcv_timeout_ms", cfg.rcv_ms);
-	ug_json_bool(&j, "gro", cfg.gro);
-	ug_json_bool(&j, "read_all", cfg.read_all);
-	ug_json_bool(&j, "verify", cfg.verify);
-	ug_json_bool(&j, "tcp", cfg.tcp);
-	ug_json_i64(&j, "expected_len", cfg.exp_len);
-	ug_json_i64(&j, "expected_reads", cfg.exp_nr);
-	ug_json_i64(&j, "expected_gso_size", cfg.exp_gso);
-	ug_json_i64(&j, "batch", cfg.batch);
-	ug_json_i64(&j, "reuseport", cfg.reuseport);
-	ug_json_bool(&j, "seq", cfg.seq);
-	ug_json_i64(&j, "flows", cfg.seq ? cfg.flows : 0);
-	ug_json_i64(&j, "rcvbuf", cfg.rcvbuf ? cfg.rcvbuf : RX_RCVBUF_DEF);
-	if (cfg.ncpus) {
-		ug_json_arr_open(&j, "cpu");
-		for (i = 0; i < cfg.ncpus; i++)
-			ug_json_i64(&j, NULL, cfg.cpus[i]);
-		ug_json_arr_close(&j);
-	} else {
-		ug_json_null(&j, "cpu");
-	}
-	ug_json_obj_close(&j);
-
-	ug_json_dbl(&j, "duration_s", t->duration);
-	ug_json_u64(&j, "bytes", t->bytes);
-	ug_json_u64(&j, "datagrams", t->datagrams);
-	ug_json_u64(&j, "calls", t->calls);
-	ug_json_dbl(&j, "MBps", per_s(t->bytes / 1048576.0, t->duration));
-	ug_json_dbl(&j, "Mpps", per_s(t->datagrams / 1e6, t->duration));
-	ug_json_dbl(&j, "calls_per_s", per_s(t->calls, t->duration));
-	ug_json_dbl(&j, "bytes_per_call", t->calls ? (double)t->bytes / t->calls : 0);
-	ug_json_dbl(&j, "cpu_user_s", user);
-	ug_json_dbl(&j, "cpu_sys_s", sys);
-	ug_json_u64(&j, "errors", t->errors);
-	ug_json_obj_open(&j, "error_detail");
-	for (i = 0; i < E_NR; i++)
-		ug_json_u64(&j, err_names[i], t->err[i]);
-	ug_json_obj_close(&j);
-
-	ug_json_u64(&j, "reads", t->reads);
-	ug_json_u64(&j, "gro_reads", t->gro_reads);
-	ug_json_dbl(&j, "datagrams_per_read", t->reads ? (double)t->datagrams / t->reads : 0);
-	if (cfg.seq) {
-		ug_json_obj_open(&j, "seq");
-		ug_json_u64(&j, "loss", t->loss);
-		ug_json_u64(&j, "dup", t->dup);
-		ug_json_u64(&j, "reorder", t->reorder);
-		ug_json_u64(&j, "flows", t->flows_seen);
-		ug_json_obj_close(&j);
-	} else {
-		ug_json_null(&j, "seq");
-	}
-	ug_json_u64(&j, "verify_errors", t->err[E_VERIFY]);
-	ug_json_arr_open(&j, "sockets");
-	for (i = 0; i < cfg.reuseport; i++) {
-		ug_json_obj_open(&j, NULL);
-		ug_json_i64(&j, "index", i);
-		ug_json_u64(&j, "datagrams", workers[i].datagrams);
-		ug_json_u64(&j, "bytes", workers[i].bytes);
-		ug_json_u64(&j, "reads", workers[i].reads);
-		ug_json_obj_close(&j);
-	}
-	ug_json_arr_close(&j);
-	ug_json_obj_close(&j);
-	ug_json_end(&j);
-}
-
-/* the first worker that saw error @e */
-static struct worker *first_with(int e)
-{
-	int i;
-
-	for (i = 0; i < cfg.reuseport; i++)
-		if (workers[i].err[e])
-			return &workers[i];
-	return &workers[0];
-}
-
-/* one line per failed expectation on stderr */
-static void report_failures(const struct totals *t)
-{
-	struct worker *w;
-
-	if (t->err[E_COUNT])
-		fprintf(stderr, "%s: -n: wrong number of reads, got %llu, expected %lld "
-			"(stopped by %s)\n", ug_prog, (unsigned long long)t->reads,
-			cfg.exp_nr, stop_names[g_stop]);
-	if (t->err[E_LEN])
-		fprintf(stderr, "%s: -l: %llu reads with a bad length, first %lld, "
-			"expected %lld\n", ug_prog, (unsigned long long)t->err[E_LEN],
-			first_with(E_LEN)->first_bad_len, cfg.exp_len);
-	if (t->err[E_GSO])
-		fprintf(stderr, "%s: -S: %llu reads with a bad gso size, first %lld, "
-			"expected %lld (-1: no UDP_GRO cmsg)\n", ug_prog,
-			(unsigned long long)t->err[E_GSO],
-			first_with(E_GSO)->first_bad_gso, cfg.exp_gso);
-	if (t->err[E_VERIFY]) {
-		w = first_with(E_VERIFY);
-		fprintf(stderr, "%s: verify: %llu datagrams with a bad payload, first: "
-			"socket %d datagram %llu len %zu, offset %zu: got %d, expected %d\n",
-			ug_prog, (unsigned long long)t->err[E_VERIFY], w->idx,
-			(unsigned long long)w->bad_dgram, w->bad_len, w->bad_off,
-			w->bad_got, w->bad_want);
-	}
-	if (t->err[E_STAMP])
-		fprintf(stderr, "%s: --seq: %llu datagrams without a valid stamp "
-			"(magic 0x%08x, flow id below %d)\n", ug_prog,
-			(unsigned long long)t->err[E_STAMP], UG_MAGIC, cfg.flows);
-	if (t->err[E_DUP])
-		fprintf(stderr, "%s: --seq: %llu duplicate datagrams\n", ug_prog,
-			(unsigned long long)t->err[E_DUP]);
-	if (t->err[E_TRUNC])
-		fprintf(stderr, "%s: %llu reads truncated\n", ug_prog,
-			(unsigned long long)t->err[E_TRUNC]);
-	if (t->err[E_RECV])
-		fprintf(stderr, "%s: %llu failed reads, first: %s\n", ug_prog,
-			(unsigned long long)t->err[E_RECV],
-			strerror(first_with(E_RECV)->first_recv_errno));
-}
-
 int main(int argc, char **argv)
 {
 	struct sigaction sa = { .sa_handler = on_signal };
-	struct totals t;
+	struct rx_cfg opts;
+	struct rx_view view;
+	uint64_t errors;
 	int i;
 
 	ug_set_prog(argv[0]);
-	parse_opts(argc, argv);
+	rx_parse_opts(argc, argv, &opts);
+	cfg = &opts;
 	ug_pattern_init();
 
 	g_efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
@@ -1010,41 +550,42 @@ int main(int argc, char **argv)
 
 	/* bind every socket first: a test waits for the port to appear */
 	workers = NULL;
-	if (posix_memalign((void **)&workers, 64, cfg.reuseport * sizeof(*workers)))
+	if (posix_memalign((void **)&workers, 64, cfg->reuseport * sizeof(*workers)))
 		ug_die(1, "out of memory");
-	memset(workers, 0, cfg.reuseport * sizeof(*workers));
-	for (i = 0; i < cfg.reuseport; i++)
+	memset(workers, 0, cfg->reuseport * sizeof(*workers));
+	for (i = 0; i < cfg->reuseport; i++)
 		workers[i].fd = rx_socket();
-	for (i = 0; i < cfg.reuseport; i++)
+	for (i = 0; i < cfg->reuseport; i++)
 		worker_init(&workers[i], i, workers[i].fd);
-	if (cfg.seq) {
-		flows = xcalloc(cfg.flows, sizeof(*flows));
-		for (i = 0; i < cfg.flows; i++)
+	if (cfg->seq) {
+		flows = xcalloc(cfg->flows, sizeof(*flows));
+		for (i = 0; i < cfg->flows; i++)
 			pthread_mutex_init(&flows[i].lock, NULL);
 	}
 
 	start_workers();
 	monitor();
-	for (i = 0; i < cfg.reuseport; i++) {
+	for (i = 0; i < cfg->reuseport; i++) {
 		pthread_join(workers[i].thread, NULL);
 		close(workers[i].fd);
 	}
 
-	sum_up(&t);
-	if (cfg.json)
-		print_json(&t);
-	report_failures(&t);
+	view.cfg = cfg;
+	view.workers = workers;
+	view.flows = flows;
+	view.stop = g_stop;
+	errors = rx_report(&view);
 
-	for (i = 0; i < cfg.reuseport; i++) {
+	for (i = 0; i < cfg->reuseport; i++) {
 		free(workers[i].buf);
 		free(workers[i].msgs);
 		free(workers[i].iovs);
 		free(workers[i].ctrl);
 	}
-	for (i = 0; cfg.seq && i < cfg.flows; i++)
+	for (i = 0; cfg->seq && i < cfg->flows; i++)
 		free(flows[i].bits);
 	free(flows);
 	free(workers);
 	close(g_efd);
-	return t.errors ? KSFT_FAIL : KSFT_PASS;
+	return errors ? KSFT_FAIL : KSFT_PASS;
 }

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
 /* udpgso-lab shared helper, see udpgso_common.h */
-#define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <ctype.h>
 #include <errno.h>
@@ -54,6 +53,18 @@ void ug_die_errno(int code, const char *fmt, ...)
 	exit(code);
 }
 
+void ug_die_if(bool bad, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!bad)
+		return;
+	va_start(ap, fmt);
+	ug_vmsg("", fmt, ap, 0);
+	va_end(ap);
+	exit(1);
+}
+
 void ug_skip(const char *fmt, ...)
 {
 	va_list ap;
@@ -62,6 +73,15 @@ void ug_skip(const char *fmt, ...)
 	ug_vmsg("SKIP: ", fmt, ap, 0);
 	va_end(ap);
 	exit(KSFT_SKIP);
+}
+
+void ug_note(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	ug_vmsg("", fmt, ap, 0);
+	va_end(ap);
 }
 
 static long long ug_parse_num(const char *opt, const char *arg,
@@ -116,25 +136,6 @@ long long ug_parse_ll_suffix(const char *opt, const char *arg,
 			     long long min, long long max)
 {
 	return ug_parse_num(opt, arg, min, max, true);
-}
-
-double ug_parse_double(const char *opt, const char *arg,
-		       double min, double max)
-{
-	char *end;
-	double v;
-
-	if (!arg || !*arg)
-		ug_die(1, "%s: missing value, allowed %g..%g", opt, min, max);
-	errno = 0;
-	v = strtod(arg, &end);
-	if (end == arg || *end || errno == ERANGE || isnan(v))
-		ug_die(1, "%s '%s': not a number, allowed %g..%g", opt, arg,
-		       min, max);
-	if (v < min || v > max)
-		ug_die(1, "%s %s: out of range, allowed %g..%g", opt, arg, min,
-		       max);
-	return v;
 }
 
 uint64_t ug_parse_rate_Bps(const char *opt, const char *arg,
@@ -386,13 +387,6 @@ void ug_pattern_init(void)
 		ug_pattern_buf[i] = 'a' + (i % 26);
 }
 
-void ug_fill_payload(void *buf, size_t len)
-{
-	if (len > UG_PATTERN_LEN)
-		len = UG_PATTERN_LEN;
-	memcpy(buf, ug_pattern_buf, len);
-}
-
 static uint64_t ug_htonll(uint64_t v)
 {
 	return ((uint64_t)htonl(v & 0xffffffff) << 32) | htonl(v >> 32);
@@ -440,14 +434,6 @@ uint64_t ug_now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
 }
 
-uint64_t ug_now_tai_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_TAI, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
-}
-
 void ug_cpu_usage(double *user_s, double *sys_s)
 {
 	struct rusage ru;
@@ -488,26 +474,14 @@ void ktap_header(struct ktap *t, int planned)
 	fflush(stdout);
 }
 
-static void ktap_line(struct ktap *t, const char *status, const char *dir,
-		      const char *fmt, va_list ap)
+static void ktap_line(struct ktap *t, const char *status, const char *fmt,
+		      va_list ap)
 {
 	t->n++;
 	printf("%s %d ", status, t->n);
 	vprintf(fmt, ap);
-	if (dir)
-		printf(" # %s", dir);
 	putchar('\n');
 	fflush(stdout);
-}
-
-void ktap_pass(struct ktap *t, const char *fmt, ...)
-{
-	va_list ap;
-
-	t->pass++;
-	va_start(ap, fmt);
-	ktap_line(t, "ok", NULL, fmt, ap);
-	va_end(ap);
 }
 
 void ktap_fail(struct ktap *t, const char *fmt, ...)
@@ -516,17 +490,7 @@ void ktap_fail(struct ktap *t, const char *fmt, ...)
 
 	t->fail++;
 	va_start(ap, fmt);
-	ktap_line(t, "not ok", NULL, fmt, ap);
-	va_end(ap);
-}
-
-void ktap_skip(struct ktap *t, const char *fmt, ...)
-{
-	va_list ap;
-
-	t->skip++;
-	va_start(ap, fmt);
-	ktap_line(t, "ok", "SKIP", fmt, ap);
+	ktap_line(t, "not ok", fmt, ap);
 	va_end(ap);
 }
 
@@ -539,7 +503,7 @@ void ktap_result(struct ktap *t, bool ok, const char *fmt, ...)
 	else
 		t->fail++;
 	va_start(ap, fmt);
-	ktap_line(t, ok ? "ok" : "not ok", NULL, fmt, ap);
+	ktap_line(t, ok ? "ok" : "not ok", fmt, ap);
 	va_end(ap);
 }
 
@@ -559,13 +523,11 @@ int ktap_finish(struct ktap *t)
 {
 	if (!t->planned)
 		printf("1..%d\n", t->n);
-	printf("# Totals: pass:%d fail:%d xfail:0 xpass:0 skip:%d error:0\n",
-	       t->pass, t->fail, t->skip);
+	printf("# Totals: pass:%d fail:%d xfail:0 xpass:0 skip:0 error:0\n",
+	       t->pass, t->fail);
 	fflush(stdout);
 	if (t->fail || (t->planned && t->n != t->planned))
 		return KSFT_FAIL;
-	if (t->n && t->skip == t->n)
-		return KSFT_SKIP;
 	return KSFT_PASS;
 }
 
@@ -695,4 +657,69 @@ void ug_json_end(struct ug_json *j)
 	}
 	fputc('\n', j->f);
 	fflush(j->f);
+}
+
+void ug_json_i64_or_null(struct ug_json *j, const char *key, bool set, int64_t val)
+{
+	if (set)
+		ug_json_i64(j, key, val);
+	else
+		ug_json_null(j, key);
+}
+
+/* ---- the summary both benchmark tools print -------------------------- */
+
+void ug_json_head(struct ug_json *j, const char *tool, int family, bool tcp,
+		  const char *mode)
+{
+	ug_json_start(j, stdout);
+	ug_json_obj_open(j, NULL);
+	ug_json_str(j, "tool", tool);
+	ug_json_i64(j, "version", 1);
+	ug_json_str(j, "kernel", ug_kernel_release());
+	ug_json_str(j, "family", family == AF_INET6 ? "ipv6" : "ipv4");
+	ug_json_str(j, "proto", tcp ? "tcp" : "udp");
+	ug_json_str(j, "mode", mode);
+}
+
+static double ug_per_s(double v, double s)
+{
+	return s > 0 ? v / s : 0;
+}
+
+void ug_json_totals(struct ug_json *j, const struct ug_totals *t)
+{
+	uint64_t errors = 0;
+	int e;
+
+	for (e = 0; e < t->nerr; e++)
+		errors += t->err[e];
+	ug_json_dbl(j, "duration_s", t->duration_s);
+	ug_json_u64(j, "bytes", t->bytes);
+	ug_json_u64(j, "datagrams", t->datagrams);
+	ug_json_u64(j, "calls", t->calls);
+	ug_json_dbl(j, "MBps", ug_per_s(t->bytes / 1048576.0, t->duration_s));
+	ug_json_dbl(j, "Mpps", ug_per_s(t->datagrams / 1e6, t->duration_s));
+	ug_json_dbl(j, "calls_per_s", ug_per_s(t->calls, t->duration_s));
+	ug_json_dbl(j, "bytes_per_call", t->calls ? (double)t->bytes / t->calls : 0);
+	ug_json_dbl(j, "cpu_user_s", t->cpu_user_s);
+	ug_json_dbl(j, "cpu_sys_s", t->cpu_sys_s);
+	ug_json_u64(j, "errors", errors);
+	ug_json_obj_open(j, "error_detail");
+	for (e = 0; e < t->nerr; e++)
+		ug_json_u64(j, t->err_names[e], t->err[e]);
+	ug_json_obj_close(j);
+}
+
+void ug_rate_line(const char *proto, const char *dir, unsigned long long bytes_s,
+		  unsigned long long calls_s, long long msgs_s)
+{
+	char line[160];
+	int n;
+
+	n = snprintf(line, sizeof(line), "%s %s: %6llu MB/s %8llu calls/s", proto, dir,
+		     bytes_s >> 20, calls_s);
+	if (msgs_s >= 0 && n > 0 && (size_t)n < sizeof(line))
+		snprintf(line + n, sizeof(line) - n, " %6lld msg/s", msgs_s);
+	fprintf(stderr, "%s\n", line);
 }

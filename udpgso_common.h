@@ -3,7 +3,11 @@
  * udpgso-lab shared helper: what udpgso_bench_tx, udpgso_bench_rx and
  * udpgso all need.  Option parsing with range checks, address parsing,
  * cmsg builders, the datagram stamp (flow id + sequence number + payload
- * pattern), a small KTAP/kselftest writer and a streaming JSON writer.
+ * pattern), a small KTAP/kselftest writer, a streaming JSON writer and the
+ * reporting both benchmark tools share (the JSON summary's head and
+ * totals, the per-second line).
+ *
+ * _GNU_SOURCE comes from the Makefile (-D_GNU_SOURCE=), for every file.
  */
 #ifndef UDPGSO_COMMON_H
 #define UDPGSO_COMMON_H
@@ -54,6 +58,14 @@
 #define UG_IP4_HDR	20
 #define UG_IP6_HDR	40
 #define UG_UDP_HDR	8
+/*
+ * IPv4's total length (16 bits) counts its own header: 65535 - 20 - 8.
+ * IPv6's payload length (16 bits) does not count the 40-byte fixed
+ * header: 65535 - 8.  The kernel refuses one byte more with EMSGSIZE
+ * (net/ipv6/ip6_output.c __ip6_append_data: at most
+ * sizeof(ipv6hdr) + IPV6_MAXPLEN - headersize bytes of UDP header and
+ * payload), plain or GSO.
+ */
 #define UG_MAX_UDP4	(65535 - UG_IP4_HDR - UG_UDP_HDR)	/* 65507 */
 #define UG_MAX_UDP6	(65535 - UG_UDP_HDR)			/* 65527 */
 
@@ -71,9 +83,13 @@ void ug_die(int code, const char *fmt, ...)
 /* as ug_die, appending ": strerror(errno)" */
 void ug_die_errno(int code, const char *fmt, ...)
 	__attribute__((noreturn, format(printf, 2, 3)));
+/* as ug_die(1, ...) when @bad: options that cannot go together */
+void ug_die_if(bool bad, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* a missing kernel feature: "prog: SKIP: msg" and exit(KSFT_SKIP) */
 void ug_skip(const char *fmt, ...)
 	__attribute__((noreturn, format(printf, 1, 2)));
+/* "prog: msg" on stderr, and the program goes on */
+void ug_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /*
  * Parse an integer option value.  On a malformed or out of range value,
@@ -85,8 +101,6 @@ long long ug_parse_ll(const char *opt, const char *arg,
 		      long long min, long long max);
 long long ug_parse_ll_suffix(const char *opt, const char *arg,
 			     long long min, long long max);
-double ug_parse_double(const char *opt, const char *arg,
-		       double min, double max);
 /* rate with optional suffix k/M/G (x1000) and unit "bit"/"bps" or "B"
  * (bytes); result in bytes per second
  */
@@ -124,10 +138,6 @@ int ug_max_udp_payload(int family);
 
 /* ---- cmsg builders and readers -------------------------------------- */
 
-/* space needed for one UDP_SEGMENT + one SCM_TXTIME cmsg */
-#define UG_CMSG_SPACE	(CMSG_SPACE(sizeof(uint16_t)) + \
-			 CMSG_SPACE(sizeof(uint64_t)))
-
 /*
  * Append a cmsg to @msg, whose msg_control points at a buffer of
  * @bufsize bytes and whose msg_controllen is the length used so far
@@ -161,8 +171,6 @@ struct ug_hdr {
 extern const uint8_t *ug_pattern;
 
 void ug_pattern_init(void);
-/* fill @len bytes of a datagram with the pattern */
-void ug_fill_payload(void *buf, size_t len);
 void ug_stamp(void *buf, uint32_t flow, uint64_t seq);
 /* 0 when the @len bytes match the pattern from datagram offset @off */
 int ug_check_pattern(const void *buf, size_t off, size_t len);
@@ -173,7 +181,6 @@ int ug_read_stamp(const void *buf, size_t len, uint32_t *flow,
 /* ---- time and CPU --------------------------------------------------- */
 
 uint64_t ug_now_ns(void);		/* CLOCK_MONOTONIC */
-uint64_t ug_now_tai_ns(void);		/* CLOCK_TAI, for SO_TXTIME */
 /* process user and system CPU seconds so far (getrusage) */
 void ug_cpu_usage(double *user_s, double *sys_s);
 /* the running kernel's release, e.g. 6.18.44; and as KERNEL_VERSION() */
@@ -188,15 +195,10 @@ struct ktap {
 	int n;
 	int pass;
 	int fail;
-	int skip;
 };
 
 void ktap_header(struct ktap *t, int planned);
-void ktap_pass(struct ktap *t, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
 void ktap_fail(struct ktap *t, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-void ktap_skip(struct ktap *t, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* "ok" when @ok is true, else "not ok" */
 void ktap_result(struct ktap *t, bool ok, const char *fmt, ...)
@@ -204,7 +206,8 @@ void ktap_result(struct ktap *t, bool ok, const char *fmt, ...)
 /* "# ..." diagnostic line */
 void ktap_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* print the totals line and return the kselftest exit code:
- * 1 on any failure, 4 when everything skipped, else 0
+ * 1 on any failure (or fewer results than planned), else 0; a missing
+ * feature skips the whole program instead (ug_skip)
  */
 int ktap_finish(struct ktap *t);
 
@@ -230,7 +233,41 @@ void ug_json_i64(struct ug_json *j, const char *key, int64_t val);
 void ug_json_dbl(struct ug_json *j, const char *key, double val);
 void ug_json_bool(struct ug_json *j, const char *key, bool val);
 void ug_json_null(struct ug_json *j, const char *key);
+/* @val when @set, else null */
+void ug_json_i64_or_null(struct ug_json *j, const char *key, bool set, int64_t val);
 /* closes what is open, writes the newline, flushes */
 void ug_json_end(struct ug_json *j);
+
+/* ---- reporting shared by udpgso_bench_tx and udpgso_bench_rx -------- */
+
+/*
+ * Start the summary object on stdout: tool, version (1), kernel, family
+ * ("ipv4"/"ipv6"), proto ("udp"/"tcp"), mode.  The caller adds its
+ * "options" object, then ug_json_totals, then its own keys.
+ */
+void ug_json_head(struct ug_json *j, const char *tool, int family, bool tcp,
+		  const char *mode);
+
+struct ug_totals {
+	double duration_s;
+	uint64_t bytes, datagrams, calls;
+	double cpu_user_s, cpu_sys_s;
+	const char *const *err_names;	/* error_detail keys */
+	const uint64_t *err;		/* their counts; "errors" is the sum */
+	int nerr;
+};
+
+/* duration_s, bytes, datagrams, calls, MBps, Mpps, calls_per_s,
+ * bytes_per_call, cpu_user_s, cpu_sys_s, errors, error_detail
+ */
+void ug_json_totals(struct ug_json *j, const struct ug_totals *t);
+
+/*
+ * The per-second line on stderr, as upstream's tools print it:
+ * "udp tx:     12 MB/s     1234 calls/s     56 msg/s" (MB = 2^20 bytes);
+ * the msg/s field only when @msgs_s >= 0.
+ */
+void ug_rate_line(const char *proto, const char *dir, unsigned long long bytes_s,
+		  unsigned long long calls_s, long long msgs_s);
 
 #endif /* UDPGSO_COMMON_H */

@@ -221,6 +221,8 @@ def one_run(path, conf):
         if len(p) == 2 and p[1].isdigit():
             kmod[p[0]] = int(p[1])
     c["kmod"] = kmod if "kmod.after" in sec else None
+    # who counted: the module, or its BPF twin (udpgso_stats, with its mode)
+    c["kmod_source"] = (sec.get("kmod.source", "").strip() or "kmod") if c["kmod"] is not None else None
     r["counters"] = c
     check(r, tx, rx)
     return r
@@ -269,7 +271,8 @@ def check(r, tx, rx):
             bad.append("TCP: tx wrote %d bytes, rx read %d" % (tx["bytes"], rx["bytes"]))
     k = c.get("kmod")
     if k and r["tx_gso_active"] and r["tx_mode"] != "tcp" and not k.get("tx_gso_udp_l4_skbs"):
-        bad.append("tx used UDP GSO but the kmod counted no tx_gso_udp_l4_skbs")
+        bad.append("tx used UDP GSO but the %s counted no tx_gso_udp_l4_skbs" %
+                   (c.get("kmod_source") or "kmod").split()[0])
 
 
 def spread(vals):
@@ -439,6 +442,7 @@ def main():
         "settings": {s: conf.get("spec_" + s, "") for s in settings},
         "reps": int(conf["reps"]), "secs": int(conf["secs"]), "size": int(conf["size"]),
         "segs": int(conf["segs"]),
+        "counters_source": conf.get("counters_source") or None,
         "cost_unit": cost_unit, "cost_label": cost_label,
         "perf_events": conf.get("perf_events") or None,
         "units": {"MBps": "2^20 bytes/s", "Mpps": "10^6 datagrams/s",
@@ -482,6 +486,10 @@ def write_summary(d, res):
                                     for k, v in res["settings"].items()))
     L.append("%d reps x %d s per configuration, datagram size %d, %d per GSO send." % (
         res["reps"], res["secs"], res["size"], res["segs"]))
+    if res.get("counters_source"):
+        L.append("Per-skb counters (raw/*.log `kmod.after`): %s." % {
+            "kmod": "the module (kmod/)", "bpf": "BPF (udpgso_stats, bpf/)",
+            "none": "none read"}.get(res["counters_source"], res["counters_source"]))
     t = res["timing"]
     L.append("Wall time %.1f s, of which %.1f s measured; overhead %.1f s (%.1f%%)." % (
         t["wall_s"], t["measured_s"], t["overhead_s"], 100 * (t["overhead_fraction"] or 0)))

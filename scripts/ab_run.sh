@@ -42,6 +42,35 @@ agent_recv() {	# SIDE: one answer
 	return 1
 }
 
+# the module's BPF twin when the module is not loaded: one `udpgso_stats
+# serve` for the whole matrix, asked like an agent (reset, counters)
+bpf_start() {
+	local st=$UDPGSO_BIN/udpgso_stats line
+	bpf_why="no $st (make -C bpf)"
+	[ -x "$st" ] || return 1
+	mkfifo "$tmp/bpf.in" "$tmp/bpf.out" || return 1
+	"$st" serve <"$tmp/bpf.in" >"$tmp/bpf.out" 2>"$tmp/bpf.err" &
+	exec {bpf_in}>"$tmp/bpf.in" {bpf_out}<"$tmp/bpf.out"
+	if read -r -t 30 -u "$bpf_out" line && [ "${line%% *}" = ready ]; then
+		bpf_mode=${line#ready }
+		return 0
+	fi
+	bpf_why="udpgso_stats: $(head -1 "$tmp/bpf.err")"
+	exec {bpf_in}>&- {bpf_out}<&-
+	return 1
+}
+
+# bpf_call REQUEST: the answer on stdout (without its final '.')
+bpf_call() {
+	local line
+	printf '%s\n' "$1" 2>/dev/null >&"$bpf_in" || return 1
+	while IFS= read -r -t 10 -u "$bpf_out" line; do
+		[ "$line" = . ] && return 0
+		printf '%s\n' "$line"
+	done
+	return 1
+}
+
 # counters_both TXFILE RXFILE: both sides at once (both requests go out
 # before either answer is read), through the agents, else the slow way
 counters_both() {
@@ -238,6 +267,7 @@ run_one() {	# IDX CONFIG TXMODE RXMODE SETTING REP
 		perfpid=${perf_pid[$idx]}
 	fi
 	[ "$kmod" = 1 ] && { echo 1 >"$kmod_dir/reset"; } 2>/dev/null
+	[ "$bpf" = 1 ] && bpf_call reset >/dev/null
 	if [ -z "${rx_pid[$idx]:-}" ] || ! kill -0 "${rx_pid[$idx]}" 2>/dev/null; then
 		rx_launch "$idx"
 	fi
@@ -326,6 +356,11 @@ run_one() {	# IDX CONFIG TXMODE RXMODE SETTING REP
 		echo "== counters.before.rx"; catf "$tmp/c0.rx"
 		echo "== counters.after.rx"; catf "$tmp/c1.rx"
 		if [ "$kmod" = 1 ]; then echo "== kmod.after"; catf "$kmod_dir/counters"; fi
+		# the same section from the BPF twin, and where it came from
+		if [ "$bpf" = 1 ]; then
+			echo "== kmod.after"; bpf_call counters
+			echo "== kmod.source"; echo "bpf $bpf_mode"
+		fi
 	} >"$log" 2>/dev/null
 	rm -f "$tmp/perf.$idx" "$tmp/perf.err.$idx" "$tmp/pctl.$idx" "$tmp/pack.$idx" \
 		"$tmp/rx.$idx.json" "$tmp/rx.$idx.err"

@@ -35,8 +35,10 @@ set -u
 
 secs=3 reps=5 out= fams=46 pin=1 only= table_only=
 tarball=/usr/src/linux-source-6.1.tar.xz
-while getopts "l:r:o:f:k:M:T:n" o; do
+[ "${1:-}" = --help ] && { ug_help; exit 0; }
+while getopts ":hl:r:o:f:k:M:T:n" o; do
 	case $o in
+	h) ug_help; exit 0 ;;
 	l) secs=$OPTARG ;;
 	r) reps=$OPTARG ;;
 	o) out=$OPTARG ;;
@@ -45,7 +47,8 @@ while getopts "l:r:o:f:k:M:T:n" o; do
 	M) only=$OPTARG ;;
 	T) table_only=$OPTARG ;;
 	n) pin=0 ;;
-	*) ug_die "usage: $0 [-l SECS] [-r REPS] [-o DIR] [-f 4|6|46] [-k TARBALL] [-M REGEX] [-T DIR] [-n]" ;;
+	:) ug_die "-$OPTARG: needs a value (-h: usage)" ;;
+	*) ug_die "-$OPTARG: unknown option, allowed [-l SECS] [-r REPS] [-o DIR] [-f 4|6|46] [-k TARBALL] [-M REGEX] [-T DIR] [-n]" ;;
 	esac
 done
 shift $((OPTIND - 1))

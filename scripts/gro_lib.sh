@@ -530,7 +530,8 @@ gro_main() {
 			shift
 			;;
 		-l) for c in $all; do echo "$c"; done; exit 0 ;;
-		*) ug_die "unknown argument '$1', allowed: -4 -6 -t CASE -l" ;;
+		-h | --help) ug_help; exit 0 ;;
+		*) ug_die "unknown argument '$1', allowed: -4 -6 -t CASE -l -h" ;;
 		esac
 		shift
 	done

@@ -27,6 +27,7 @@ kver= rounds=10 secs=5 out= in_guest= ko= sumdir=
 args=("$@")
 while [ $# -gt 0 ]; do
 	case "$1" in
+	-h | --help) (usage) 2>&1; exit 0 ;;
 	--kernel) kver=${2:-}; shift 2 || usage ;;
 	--rounds) rounds=${2:-}; shift 2 || usage ;;
 	--secs) secs=${2:-}; shift 2 || usage ;;

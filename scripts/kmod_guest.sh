@@ -31,6 +31,7 @@ while [ $# -gt 0 ]; do
 	--cycles) cycles=${2:-}; shift 2 || usage ;;
 	--cycle-secs) cycle_secs=${2:-}; shift 2 || usage ;;
 	--only) only=${2:-}; shift 2 || usage ;;
+	-h | --help) ug_help; exit 0 ;;
 	*) usage ;;
 	esac
 done

@@ -22,7 +22,13 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 totals=${UG_TOTALS:-}
 unset UG_TOTALS
 timeout_s=
-if [ "${1:-}" = "-t" ]; then timeout_s=$2; shift 2; fi
+case "${1:-}" in
+-h | --help)
+	awk 'NR > 2 && /^#/ { sub(/^# ?/, ""); print; next } NR > 2 { exit }' "$0"
+	exit 0 ;;
+-t) timeout_s=$2; shift 2 ;;
+-*) echo "ksft_run: unknown option '$1', allowed -t SECONDS, -h" >&2; exit 1 ;;
+esac
 if [ -z "$timeout_s" ]; then
 	timeout_s=$(sed -n 's/^timeout=//p' "$here/settings" 2>/dev/null)
 	timeout_s=${timeout_s:-300}

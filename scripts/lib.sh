@@ -30,6 +30,24 @@ fi
 ug_err() { echo "$ug_prog: $*" >&2; }
 ug_die() { ug_err "$*"; exit 1; }
 
+# ug_help: a script's usage on stdout: "usage: NAME" and its header
+# comment (the lines after the SPDX line up to the first that is not a
+# comment; shellcheck directives left out)
+ug_help() {
+	echo "usage: $ug_prog (see below)"
+	awk 'NR == 1 || /^# SPDX/ || /^# shellcheck/ { next }
+	     /^#/ { sub(/^# ?/, ""); print; next } { exit }' "$0"
+}
+# ug_no_args "$@": for a script that takes no arguments: -h/--help prints
+# its usage and exits 0, anything else is one line and exit 1
+ug_no_args() {
+	case "${1:-}" in
+	'') ;;
+	-h | --help) ug_help; exit 0 ;;
+	*) ug_die "unknown argument '$1', allowed none (-h: usage)" ;;
+	esac
+}
+
 # ---- KTAP -----------------------------------------------------------------
 _ktap_n=0 _ktap_pass=0 _ktap_fail=0 _ktap_skip=0
 

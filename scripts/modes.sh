@@ -15,12 +15,15 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 
 fam=-4 secs=2 out=
-while getopts "46l:o:" o; do
+[ "${1:-}" = --help ] && { ug_help; exit 0; }
+while getopts ":h46l:o:" o; do
 	case "$o" in
+	h) ug_help; exit 0 ;;
 	4 | 6) fam=-$o ;;
 	l) secs=$OPTARG ;;
 	o) out=$OPTARG ;;
-	*) ug_die "usage: $ug_prog [-4|-6] [-l SECONDS 1..60] [-o DIR]" ;;
+	:) ug_die "-$OPTARG: needs a value (-h: usage)" ;;
+	*) ug_die "-$OPTARG: unknown option, allowed [-4|-6] [-l SECONDS 1..60] [-o DIR]" ;;
 	esac
 done
 case "$secs" in

@@ -278,6 +278,7 @@ check) shift; do_check "$@" ;;
 features) shift; snap_features "$1" ;;
 counters) shift; do_counters "$1" ;;
 agent) do_agent ;;
+-h | --help) awk 'NR > 2 && /^#/ && !/shellcheck/ { sub(/^# ?/, ""); print; next } NR > 2 { exit }' "$0"; exit 0 ;;
 *) echo "usage: snapshot.sh save [DEV...] | restore SNAPSHOT [DEV...] | check DEV FEATURE... | features DEV" >&2
    exit 1 ;;
 esac

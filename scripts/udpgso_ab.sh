@@ -507,9 +507,15 @@ done
 # nap SECONDS: sleep without starting a process (a read that times out)
 mkfifo "$tmp/nap" && exec {napfd}<>"$tmp/nap"
 kmod_dir=/sys/kernel/debug/udpgso_stats
-kmod=0
-[ -r "$kmod_dir/counters" ] && [ "$remote" = 0 ] && kmod=1
-[ "$kmod" = 1 ] || notes+=("kmod counters: $kmod_dir not present (module not loaded); not read")
+kmod=0 bpf=0 counters_source=none
+[ -r "$kmod_dir/counters" ] && [ "$remote" = 0 ] && kmod=1 counters_source=kmod
+# no module: the same counters from its BPF twin (bpf/udpgso_stats serve)
+if [ "$kmod" = 0 ] && [ "$remote" = 0 ] && bpf_start; then
+	bpf=1 counters_source=bpf
+	notes+=("per-skb counters: BPF (udpgso_stats, $bpf_mode), the module not loaded")
+elif [ "$kmod" = 0 ]; then
+	notes+=("kmod counters: $kmod_dir not present (module not loaded) and no BPF counters (${bpf_why:-remote run}); not read")
+fi
 
 perf_events=cpu-clock,task-clock
 cost_unit="cpu_s"
@@ -638,6 +644,7 @@ rm_tmp
 	echo "host=$host"
 	echo "t_start=$t_start"
 	echo "plots=$use_plots"
+	echo "counters_source=$counters_source"
 	for n in "${notes[@]}"; do echo "note=$n"; done
 } >"$resdir/run.conf"
 

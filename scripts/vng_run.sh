@@ -26,6 +26,7 @@ usage() {
 kernel= tmo=600 rwdir= cpus=2 mem=1G probe=
 while [ $# -gt 0 ]; do
 	case "$1" in
+	-h | --help) (usage) 2>&1; exit 0 ;;
 	--probe-accel) probe=1; shift ;;
 	--kernel) kernel=${2:-}; shift 2 || usage ;;
 	--timeout) tmo=${2:-}; shift 2 || usage ;;

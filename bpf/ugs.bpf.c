@@ -1,0 +1,799 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * udpgso_stats (BPF): the module's per-skb GSO/GRO counters (kmod/), from BPF,
+ * with the module's rule: each skb once per direction, tx at the device that
+ * hands it to a driver or a peer (a pass nested in an upper device's transmit
+ * replaces that device's pass), rx at its first receive pass (passes at upper
+ * and tunnel devices are repeats); docs/kmod.md and docs/bpf.md.
+ *
+ *   tp_btf/net_dev_queue            tx skb before software segmentation
+ *   tp_btf/net_dev_start_xmit       what the driver gets ...
+ *   tp_btf/net_dev_xmit             ... and whether it took it
+ *   tp_btf/napi_gro_receive_entry, napi_gro_frags_entry   packets entering GRO
+ *   tp_btf/netif_receive_skb        what GRO (or the backlog) hands to the stack
+ *   tp_btf/udp_fail_queue_rcv_skb   UDP receive queue failures (with or without skb)
+ *   fexit/__skb_gso_segment         software segmentation (tx_path: for a device or
+ *                                   another caller: told by where consume_skb or
+ *                                   kfree_skb frees the GSO skb next, 6.3+)
+ *   fexit/udp4_gro_complete, fexit/udp6_gro_complete   UDP GRO results
+ *
+ * Where fexit is refused (EPERM on a kernel without the trampoline or under a
+ * policy), the tool loads the "derived" programs instead:
+ *   tp_btf/consume_skb, tp_btf/kfree_skb   the GSO skb freed after software
+ *       segmentation, told apart by where it is freed (validate_xmit_skb: tx;
+ *       udp_queue_rcv_skb/udpv6_queue_rcv_skb, where udp_rcv_segment() is
+ *       inlined: rx), its gso_segs taken as the number of segments;
+ *   an skb seen at napi_gro_receive_entry without GSO and at netif_receive_skb
+ *       as a UDP GSO skb of 2+ segments, matched by address and head: coalesced.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+#include <bpf/bpf_endian.h>
+#include "ugs_shared.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+#define ETH_P_IP	0x0800
+#define ETH_P_IPV6	0x86DD
+#define IP_OFFSET	0x1fff
+#define PROTO_TCP	6
+#define PROTO_UDP	17
+#define NSEC_PER_SEC	1000000000ULL
+#define NETDEV_TX_BUSY	0x10
+/* transmit nesting followed (the module's UGS_TX_DEPTH) */
+#define UGS_TX_DEPTH	8	/* a power of two: indexes are masked */
+#define UGS_TX_MASK	(UGS_TX_DEPTH - 1)
+/* more than any GSO skb has segments: the walk of a segment list stops here */
+#define UGS_MAX_WALK	1024
+
+/* set by the tool before load */
+const volatile __u32 ugs_filter_type;
+const volatile __u16 ugs_filter_port;
+const volatile char ugs_filter_dev[UGS_IFNAMSIZ];
+const volatile __u32 ugs_filter_netns;	/* dev filter: the tool's netns (inode) */
+const volatile bool ugs_derived_gro;	/* no fexit on udp*_gro_complete */
+/* fexit mode with consume_skb's location: segmentation classified where freed */
+const volatile bool ugs_seg_by_free;
+const volatile __u64 ugs_range[UGS_NR_RANGES][2];
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct ugs_stats);
+} ugs_stats SEC(".maps");
+
+/* reset generation: the tool bumps it when it zeroes the counters */
+__u32 ugs_gen;
+
+/* a tx queue pass at one depth, until a nested pass replaces it */
+struct ugs_txq {
+	__u32 gso_type;
+	__u32 segs;
+	__u32 gen;
+	__u8 counted;
+	__u8 gso;
+	__u8 pending;
+};
+
+/* a transmit at one depth, from net_dev_start_xmit to net_dev_xmit */
+struct ugs_txx {
+	__u64 skb;
+	__u8 matched;
+	__u8 gso;
+	__u8 nested;
+};
+
+struct ugs_state {
+	struct ugs_txq txq[UGS_TX_DEPTH];
+	struct ugs_txx txx[UGS_TX_DEPTH];
+	__u64 seg_skb;		/* fexit mode: segmented (tx_path), not yet freed */
+	__u32 seg_n;
+	__u8 seg_err;
+	__u32 depth;		/* transmits open on this CPU (start_xmit, not yet xmit) */
+	__u64 kind_ops;		/* the last rtnl_link_ops looked at, and */
+	__u8 kind_tunnel;	/* whether its kind is a tunnel */
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct ugs_state);
+} ugs_state SEC(".maps");
+
+
+/*
+ * skb address -> its head and when: marked by udp*_gro_complete (fexit), or,
+ * derived, every non-GSO skb entering GRO; looked up at netif_receive_skb
+ */
+struct ugs_mark {
+	__u64 head;
+	__u64 when;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 4096);
+	__type(key, __u64);
+	__type(value, struct ugs_mark);
+} ugs_marks SEC(".maps");
+
+static __always_inline struct ugs_stats *ugs_this(void)
+{
+	__u32 zero = 0;
+
+	return bpf_map_lookup_elem(&ugs_stats, &zero);
+}
+
+static __always_inline void ugs_add(enum ugs_counter c, __u64 v)
+{
+	struct ugs_stats *s = ugs_this();
+
+	if (s && c < UGS_NR_COUNTERS)
+		s->cnt[c] += v;
+}
+
+static __always_inline void ugs_inc(enum ugs_counter c)
+{
+	ugs_add(c, 1);
+}
+
+static __always_inline void ugs_hist_add(enum ugs_hist h, __u32 segs, __u64 v)
+{
+	struct ugs_stats *s = ugs_this();
+
+	if (segs > UGS_HIST_MAX)
+		segs = UGS_HIST_MAX;
+	if (s && h < UGS_NR_HIST)
+		s->hist[h][segs] += v;
+}
+
+static __always_inline void ugs_hist_inc(enum ugs_hist h, __u32 segs)
+{
+	ugs_hist_add(h, segs, 1);
+}
+
+static __always_inline struct ugs_state *ugs_st(void)
+{
+	__u32 zero = 0;
+
+	return bpf_map_lookup_elem(&ugs_state, &zero);
+}
+
+/* an index into txq/txx the verifier sees bounded (the mask kept after the range check) */
+static __always_inline __u32 ugs_idx(__u32 d)
+{
+	asm volatile("" : "+r"(d));
+	return d & UGS_TX_MASK;
+}
+
+/*
+ * dev_recursion_level(), followed from the net_dev_start_xmit/net_dev_xmit
+ * pairs (xmit_one() always emits both): the per-CPU variable itself needs
+ * CONFIG_KALLSYMS_ALL to be read from BPF, which this host's kernel lacks.
+ * Unlike the kernel's counter it also counts a transmit from a qdisc.
+ */
+static __always_inline __u32 ugs_depth(const struct ugs_state *st)
+{
+	return st ? st->depth : 0;
+}
+
+/* ---- skb fields ---- */
+
+struct ugs_gso {
+	__u32 type;
+	__u16 size;
+	__u16 segs;
+};
+
+static __always_inline void ugs_gso_of(const struct sk_buff *skb, struct ugs_gso *g)
+{
+	unsigned char *head = BPF_CORE_READ(skb, head);
+	__u32 end = BPF_CORE_READ(skb, end);
+	struct skb_shared_info *sh = (struct skb_shared_info *)(head + end);
+
+	g->type = BPF_CORE_READ(sh, gso_type);
+	g->size = BPF_CORE_READ(sh, gso_size);
+	g->segs = BPF_CORE_READ(sh, gso_segs);
+}
+
+/*
+ * gso_segs, or computed from the length when the stack left it 0 (DODGY skbs
+ * from tap or packet sockets with a vnet header); 0 when unknown
+ */
+static __always_inline __u32 ugs_segs(const struct sk_buff *skb, const struct ugs_gso *g)
+{
+	unsigned char *head = BPF_CORE_READ(skb, head), *data = BPF_CORE_READ(skb, data);
+	__u16 th = BPF_CORE_READ(skb, transport_header);
+	__u32 len = BPF_CORE_READ(skb, len);
+	long hlen;
+
+	if (g->segs || !g->size || th == (__u16)~0U)
+		return g->segs;
+	hlen = (long)(head + th - data);
+	if (g->type & SKB_GSO_UDP_L4) {
+		hlen += 8;
+	} else if (g->type & (SKB_GSO_TCPV4 | SKB_GSO_TCPV6)) {
+		__u8 doff;
+
+		/* the data offset: the high nibble of byte 12 of the TCP header */
+		if (bpf_probe_read_kernel(&doff, 1, head + th + 12))
+			return 0;
+		hlen += (doff >> 4) * 4;
+	} else {
+		return 0;
+	}
+	if (hlen < 0 || len <= hlen)
+		return 0;
+	return ((__u32)(len - hlen) + g->size - 1) / (__u32)g->size;
+}
+
+/* ---- filter ---- */
+
+static __always_inline bool ugs_ports_match(const void *l4)
+{
+	__be16 ports[2];
+
+	if (bpf_probe_read_kernel(ports, sizeof(ports), l4))
+		return false;
+	return bpf_ntohs(ports[0]) == ugs_filter_port || bpf_ntohs(ports[1]) == ugs_filter_port;
+}
+
+/* nh: the IP header; IPv6 extension headers are not followed (as the module) */
+static __always_inline bool ugs_port_of(const struct sk_buff *skb, const unsigned char *nh)
+{
+	__u16 proto = bpf_ntohs(BPF_CORE_READ(skb, protocol));
+	const unsigned char *l4;
+	__u8 l4proto;
+
+	if (proto == ETH_P_IP) {
+		struct iphdr iph;
+
+		if (bpf_probe_read_kernel(&iph, sizeof(iph), nh))
+			return false;
+		if (iph.ihl < 5 || (bpf_ntohs(iph.frag_off) & IP_OFFSET))
+			return false;
+		l4proto = iph.protocol;
+		l4 = nh + iph.ihl * 4;
+	} else if (proto == ETH_P_IPV6) {
+		struct ipv6hdr ip6h;
+
+		if (bpf_probe_read_kernel(&ip6h, sizeof(ip6h), nh))
+			return false;
+		l4proto = ip6h.nexthdr;
+		l4 = nh + sizeof(ip6h);
+	} else {
+		return false;
+	}
+	if (l4proto != PROTO_UDP && l4proto != PROTO_TCP)
+		return false;
+	return ugs_ports_match(l4);
+}
+
+static __always_inline bool ugs_dev_match(const struct sk_buff *skb)
+{
+	struct net_device *dev = BPF_CORE_READ(skb, dev);
+	char name[UGS_IFNAMSIZ];
+	int i;
+
+	if (!dev || bpf_probe_read_kernel(name, sizeof(name), &dev->name))
+		return false;
+	/* the name in the tool's network namespace */
+	if (BPF_CORE_READ(dev, nd_net.net, ns.inum) != ugs_filter_netns)
+		return false;
+	for (i = 0; i < UGS_IFNAMSIZ; i++) {
+		if (name[i] != ugs_filter_dev[i])
+			return false;
+		if (!name[i])
+			break;
+	}
+	return true;
+}
+
+/* nh: where the IP header is, or NULL: skb->head + skb->network_header */
+static __always_inline bool ugs_match(const struct sk_buff *skb, const unsigned char *nh)
+{
+	if (ugs_filter_type == UGS_FILTER_PORT) {
+		if (!nh)
+			nh = BPF_CORE_READ(skb, head) + BPF_CORE_READ(skb, network_header);
+		return ugs_port_of(skb, nh);
+	}
+	if (ugs_filter_type == UGS_FILTER_DEV)
+		return ugs_dev_match(skb);
+	return true;
+}
+
+static __always_inline bool ugs_match_udp_hdr(const struct sk_buff *skb, const void *uh)
+{
+	if (ugs_filter_type == UGS_FILTER_PORT)
+		return ugs_ports_match(uh);
+	if (ugs_filter_type == UGS_FILTER_DEV)
+		return ugs_dev_match(skb);
+	return true;
+}
+
+/* ---- tx ---- */
+
+static __always_inline void ugs_tx_account(const struct ugs_txq *q, bool undo)
+{
+	__u64 one = undo ? (__u64)-1 : 1;
+
+	ugs_add(UGS_TX_SKBS, one);
+	if (!q->gso)
+		return;
+	ugs_add(UGS_TX_GSO_SKBS, one);
+	if (q->gso_type & SKB_GSO_UDP_L4)
+		ugs_add(UGS_TX_GSO_UDP_L4_SKBS, one);
+	if (q->gso_type & (SKB_GSO_TCPV4 | SKB_GSO_TCPV6))
+		ugs_add(UGS_TX_GSO_TCP_SKBS, one);
+	if (q->gso_type & SKB_GSO_FRAGLIST)
+		ugs_add(UGS_TX_GSO_FRAGLIST_SKBS, one);
+	if (!q->segs) {
+		ugs_add(UGS_TX_GSO_SEGS_UNKNOWN_SKBS, one);
+		return;
+	}
+	ugs_add(UGS_TX_GSO_SEGS, undo ? -(__u64)q->segs : q->segs);
+	ugs_hist_add(UGS_HIST_TX, q->segs, one);
+}
+
+SEC("tp_btf/net_dev_queue")
+int BPF_PROG(ugs_net_dev_queue, struct sk_buff *skb)
+{
+	struct ugs_state *st = ugs_st();
+	__u32 d = ugs_depth(st);
+	struct ugs_txq q = {};
+	struct ugs_gso g;
+
+	if (!st)
+		return 0;
+	q.counted = ugs_match(skb, NULL);
+	ugs_gso_of(skb, &g);
+	q.gso = !!g.size;
+	if (q.gso) {
+		q.gso_type = g.type;
+		q.segs = ugs_segs(skb, &g);
+	}
+	q.gen = ugs_gen;
+	q.pending = 1;
+	/* inside the transmit of the device queued at depth d - 1: replace it */
+	if (d > 0 && d < UGS_TX_DEPTH && st->txx[ugs_idx(d)].skb) {
+		struct ugs_txq *slot = &st->txq[ugs_idx(d - 1)];
+
+		st->txx[ugs_idx(d)].nested = 1;
+		if (slot->pending) {
+			slot->pending = 0;
+			/* not when a reset came in between: it was zeroed */
+			if (slot->counted && slot->gen == q.gen)
+				ugs_tx_account(slot, true);
+		}
+	}
+	if (q.counted)
+		ugs_tx_account(&q, false);
+	if (d < UGS_TX_DEPTH)
+		st->txq[ugs_idx(d)] = q;
+	return 0;
+}
+
+SEC("tp_btf/net_dev_start_xmit")
+int BPF_PROG(ugs_net_dev_start_xmit, const struct sk_buff *skb, const struct net_device *dev)
+{
+	struct ugs_state *st = ugs_st();
+	struct ugs_gso g;
+	__u32 d;
+
+	if (st)
+		st->depth++;
+	d = ugs_depth(st);
+	ugs_gso_of(skb, &g);
+	if (st && d < UGS_TX_DEPTH) {
+		struct ugs_txx *x = &st->txx[ugs_idx(d)];
+
+		x->skb = (__u64)skb;
+		x->matched = ugs_match(skb, NULL);
+		x->gso = !!g.size;
+		x->nested = 0;
+		return 0;
+	}
+	/* deeper than followed: counted here, even if the driver says busy */
+	if (!ugs_match(skb, NULL))
+		return 0;
+	ugs_inc(UGS_TX_DEV_SKBS);
+	if (g.size)
+		ugs_inc(UGS_TX_DEV_GSO_SKBS);
+	return 0;
+}
+
+/* after ndo_start_xmit: the skb may be freed, only its address is compared */
+SEC("tp_btf/net_dev_xmit")
+int BPF_PROG(ugs_net_dev_xmit, struct sk_buff *skb, int rc)
+{
+	struct ugs_state *st = ugs_st();
+	__u32 d = ugs_depth(st);
+	struct ugs_txx *x;
+
+	if (!st)
+		return 0;
+	/* attached in the middle of a transmit: no start_xmit, nothing open */
+	if (st->depth > 0)
+		st->depth--;
+	if (d >= UGS_TX_DEPTH)
+		return 0;
+	x = &st->txx[ugs_idx(d)];
+	if (x->skb != (__u64)skb)
+		return 0;
+	x->skb = 0;
+	/* busy: requeued, counted when taken; nested: a lower device counts it */
+	if (rc == NETDEV_TX_BUSY || x->nested || !x->matched)
+		return 0;
+	ugs_inc(UGS_TX_DEV_SKBS);
+	if (x->gso)
+		ugs_inc(UGS_TX_DEV_GSO_SKBS);
+	return 0;
+}
+
+/* ---- rx ---- */
+
+/* devices that only receive skbs already received on another device */
+#define UGS_NR_KINDS	16
+#define UGS_KIND_LEN	12
+static const char ugs_tunnel_kinds[UGS_NR_KINDS][UGS_KIND_LEN] = {
+	"vxlan", "geneve", "bareudp", "gre", "gretap", "erspan", "ip6gre", "ip6gretap",
+	"ip6erspan", "ipip", "ip6tnl", "sit", "vti", "vti6", "xfrm", "wireguard",
+};
+
+static __always_inline bool ugs_kind_is_tunnel(const char *kind)
+{
+	int i, j;
+
+	for (i = 0; i < UGS_NR_KINDS; i++) {
+		for (j = 0; j < UGS_KIND_LEN; j++) {
+			if (kind[j] != ugs_tunnel_kinds[i][j])
+				break;
+			if (!kind[j])
+				return true;
+		}
+	}
+	return false;
+}
+
+/* a repeat pass: an upper device (it has lower ones) or a tunnel */
+static __always_inline bool ugs_rx_repeat(const struct sk_buff *skb)
+{
+	struct net_device *dev = BPF_CORE_READ(skb, dev);
+	const struct rtnl_link_ops *ops;
+	struct ugs_state *st = ugs_st();
+	char kind[UGS_KIND_LEN] = {};
+	const char *kp;
+	bool tunnel;
+
+	if (!dev)
+		return true;
+	/* bridge, bond, team, vlan, macvlan, ipvlan, vrf... */
+	if ((void *)BPF_CORE_READ(dev, adj_list.lower.next) != (void *)&dev->adj_list.lower)
+		return true;
+	ops = BPF_CORE_READ(dev, rtnl_link_ops);
+	if (!ops)
+		return false;
+	if (st && st->kind_ops == (__u64)ops)
+		return st->kind_tunnel;
+	kp = BPF_CORE_READ(ops, kind);
+	if (!kp || bpf_probe_read_kernel_str(kind, sizeof(kind), kp) < 0)
+		return false;
+	tunnel = ugs_kind_is_tunnel(kind);
+	if (st) {
+		st->kind_ops = (__u64)ops;
+		st->kind_tunnel = tunnel;
+	}
+	return tunnel;
+}
+
+static __always_inline void ugs_put_mark(const struct sk_buff *skb)
+{
+	struct ugs_mark mk;
+	__u64 key = (__u64)skb;
+
+	mk.head = (__u64)BPF_CORE_READ(skb, head);
+	mk.when = bpf_ktime_get_ns();
+	bpf_map_update_elem(&ugs_marks, &key, &mk, BPF_ANY);
+}
+
+static __always_inline int ugs_gro_entry(const struct sk_buff *skb)
+{
+	struct ugs_gso g;
+
+	/* derived: GRO merges count wherever they happen, so any entry is marked */
+	if (ugs_derived_gro) {
+		ugs_gso_of(skb, &g);
+		if (!g.size)
+			ugs_put_mark(skb);
+	}
+	/* after eth_type_trans(): skb->data is the network header */
+	if (!ugs_rx_repeat(skb) && ugs_match(skb, BPF_CORE_READ(skb, data)))
+		ugs_inc(UGS_RX_GRO_IN);
+	return 0;
+}
+
+SEC("tp_btf/napi_gro_receive_entry")
+int BPF_PROG(ugs_napi_gro_receive_entry, const struct sk_buff *skb)
+{
+	return ugs_gro_entry(skb);
+}
+
+SEC("tp_btf/napi_gro_frags_entry")
+int BPF_PROG(ugs_napi_gro_frags_entry, const struct sk_buff *skb)
+{
+	return ugs_gro_entry(skb);
+}
+
+/* the mark of this skb, taken (deleted) when it is fresh and of the same head */
+static __always_inline bool ugs_take_mark(const struct sk_buff *skb)
+{
+	__u64 key = (__u64)skb;
+	struct ugs_mark *mk;
+	bool ok;
+
+	mk = bpf_map_lookup_elem(&ugs_marks, &key);
+	if (!mk)
+		return false;
+	ok = mk->head == (__u64)BPF_CORE_READ(skb, head) &&
+	     bpf_ktime_get_ns() - mk->when <= NSEC_PER_SEC;
+	bpf_map_delete_elem(&ugs_marks, &key);
+	return ok;
+}
+
+static __always_inline void ugs_coalesced(const struct ugs_gso *g)
+{
+	ugs_inc(UGS_RX_GRO_COALESCED_SKBS);
+	ugs_add(UGS_RX_GRO_COALESCED_SEGS, g->segs);
+	if (g->type & SKB_GSO_FRAGLIST)
+		ugs_inc(UGS_RX_GRO_FRAGLIST_SKBS);
+	ugs_hist_inc(UGS_HIST_RX, g->segs);
+}
+
+SEC("tp_btf/netif_receive_skb")
+int BPF_PROG(ugs_netif_receive_skb, struct sk_buff *skb)
+{
+	const unsigned char *nh = BPF_CORE_READ(skb, data);
+	bool built = false;
+	struct ugs_gso g;
+
+	ugs_gso_of(skb, &g);
+	/* the mark is used up at any pass, counted or not */
+	if (g.size && (g.type & SKB_GSO_UDP_L4)) {
+		built = ugs_take_mark(skb);
+		/* derived: it entered GRO without GSO and leaves as a UDP GSO skb */
+		if (ugs_derived_gro && built) {
+			built = g.segs >= 2;
+			if (built && ugs_match(skb, nh))
+				ugs_coalesced(&g);
+		}
+	} else if (ugs_derived_gro) {
+		ugs_take_mark(skb);	/* entered GRO, left alone */
+	}
+	if (ugs_rx_repeat(skb) || !ugs_match(skb, nh))
+		return 0;
+	ugs_inc(UGS_RX_SKBS);
+	if (!g.size)
+		return 0;
+	ugs_inc(UGS_RX_GSO_SKBS);
+	if ((g.type & SKB_GSO_UDP_L4) && !built)
+		ugs_inc(UGS_RX_GSO_PASSTHROUGH_SKBS);
+	if (g.type & (SKB_GSO_TCPV4 | SKB_GSO_TCPV6)) {
+		ugs_inc(UGS_RX_GSO_TCP_SKBS);
+		ugs_add(UGS_RX_GSO_TCP_SEGS, ugs_segs(skb, &g));
+	}
+	return 0;
+}
+
+/* since 6.10 the tracepoint has the skb */
+SEC("tp_btf/udp_fail_queue_rcv_skb")
+int BPF_PROG(ugs_udp_fail_skb, int rc, struct sock *sk, struct sk_buff *skb)
+{
+	if (ugs_match(skb, NULL))
+		ugs_inc(UGS_RX_UDP_QUEUE_FAILS);
+	return 0;
+}
+
+/* before: filter on the socket's local port, a dev filter never matches */
+SEC("tp_btf/udp_fail_queue_rcv_skb")
+int BPF_PROG(ugs_udp_fail_sk, int rc, struct sock *sk)
+{
+	if (ugs_filter_type == UGS_FILTER_DEV)
+		return 0;
+	if (ugs_filter_type == UGS_FILTER_PORT &&
+	    BPF_CORE_READ(sk, __sk_common.skc_num) != ugs_filter_port)
+		return 0;
+	ugs_inc(UGS_RX_UDP_QUEUE_FAILS);
+	return 0;
+}
+
+/* ---- fexit ---- */
+
+/* a tx_path segmentation whose skb was not seen freed: another caller's */
+static __always_inline void ugs_seg_other(struct ugs_state *st)
+{
+	if (!st->seg_skb)
+		return;
+	if (st->seg_err) {
+		ugs_inc(UGS_OTHER_SW_SEGMENT_ERRORS);
+	} else {
+		ugs_inc(UGS_OTHER_SW_SEGMENTED_SKBS);
+		ugs_add(UGS_OTHER_SW_SEGMENTS, st->seg_n);
+	}
+	st->seg_skb = 0;
+}
+
+/* fexit mode: the skb __skb_gso_segment just segmented (tx_path), freed at LOC */
+static __always_inline void ugs_seg_freed(const struct sk_buff *skb, __u64 loc)
+{
+	struct ugs_state *st = ugs_st();
+	bool xmit;
+
+	if (!st || !st->seg_skb || st->seg_skb != (__u64)skb)
+		return;
+	xmit = (loc >= ugs_range[UGS_R_VALIDATE_XMIT][0] &&
+		loc < ugs_range[UGS_R_VALIDATE_XMIT][1]) ||
+	       (loc >= ugs_range[UGS_R_XMIT_LIST][0] && loc < ugs_range[UGS_R_XMIT_LIST][1]) ||
+	       (loc >= ugs_range[UGS_R_DEV_QUEUE_XMIT][0] &&
+		loc < ugs_range[UGS_R_DEV_QUEUE_XMIT][1]);
+	if (!xmit) {
+		ugs_seg_other(st);
+		return;
+	}
+	if (st->seg_err) {
+		ugs_inc(UGS_TX_SW_SEGMENT_ERRORS);
+	} else {
+		ugs_inc(UGS_TX_SW_SEGMENTED_SKBS);
+		ugs_add(UGS_TX_SW_SEGMENTS, st->seg_n);
+	}
+	st->seg_skb = 0;
+}
+
+SEC("fexit/__skb_gso_segment")
+int BPF_PROG(ugs_gso_segment, struct sk_buff *skb, netdev_features_t features, bool tx_path,
+	     struct sk_buff *segs)
+{
+	enum ugs_counter c_skbs, c_segs, c_err;
+	struct ugs_gso g;
+	__u64 n = 0;
+	int i;
+
+	ugs_gso_of(skb, &g);
+	if (!g.size || !ugs_match(skb, NULL))
+		return 0;
+	bool err = (unsigned long)segs >= (unsigned long)-4095;	/* IS_ERR */
+	struct ugs_state *st;
+
+	/* NULL: headers verified only, nothing segmented */
+	for (i = 0; !err && i < UGS_MAX_WALK && segs; i++) {
+		n++;
+		segs = BPF_CORE_READ(segs, next);
+	}
+	if (!err && !n)
+		return 0;
+	/* tx_path false: udp_rcv_segment(); true: for a device, or another caller */
+	if (!(__u8)tx_path) {
+		c_skbs = UGS_RX_SW_SEGMENTED_SKBS;
+		c_segs = UGS_RX_SW_SEGMENTS;
+		c_err = UGS_RX_SW_SEGMENT_ERRORS;
+	} else if (ugs_seg_by_free && (st = ugs_st())) {
+		/*
+		 * the caller frees the GSO skb next, on this CPU: consume_skb or
+		 * kfree_skb tell where (validate_xmit_skb: for a device, else another)
+		 */
+		ugs_seg_other(st);
+		st->seg_skb = (__u64)skb;
+		st->seg_n = n;
+		st->seg_err = err;
+		return 0;
+	} else {
+		/* no call site (consume_skb without location): every tx_path call */
+		c_skbs = UGS_TX_SW_SEGMENTED_SKBS;
+		c_segs = UGS_TX_SW_SEGMENTS;
+		c_err = UGS_TX_SW_SEGMENT_ERRORS;
+	}
+	if (err) {
+		ugs_inc(c_err);
+		return 0;
+	}
+	ugs_inc(c_skbs);
+	ugs_add(c_segs, n);
+	return 0;
+}
+
+static __always_inline int ugs_gro_complete(struct sk_buff *skb, int nhoff, int ret)
+{
+	struct ugs_mark *mk;
+	struct ugs_gso g;
+	__u64 key;
+
+	/* udp4/6_gro_complete() itself finds the UDP header at skb->data + nhoff */
+	if (ret || !ugs_match_udp_hdr(skb, BPF_CORE_READ(skb, data) + nhoff))
+		return 0;
+	ugs_gso_of(skb, &g);
+	if (!(g.type & SKB_GSO_UDP_L4) || g.segs < 2)
+		return 0;
+	/* a tunnel's outer call returns after the inner one marked this skb */
+	key = (__u64)skb;
+	mk = bpf_map_lookup_elem(&ugs_marks, &key);
+	if (mk && mk->head == (__u64)BPF_CORE_READ(skb, head) &&
+	    bpf_ktime_get_ns() - mk->when <= NSEC_PER_SEC)
+		return 0;
+	ugs_coalesced(&g);
+	ugs_put_mark(skb);
+	return 0;
+}
+
+SEC("fexit/udp4_gro_complete")
+int BPF_PROG(ugs_udp4_gro_complete, struct sk_buff *skb, int nhoff, int ret)
+{
+	return ugs_gro_complete(skb, nhoff, ret);
+}
+
+SEC("fexit/udp6_gro_complete")
+int BPF_PROG(ugs_udp6_gro_complete, struct sk_buff *skb, int nhoff, int ret)
+{
+	return ugs_gro_complete(skb, nhoff, ret);
+}
+
+/* ---- derived from where the GSO skb is freed ---- */
+
+static __always_inline int ugs_where(__u64 loc)
+{
+	int i;
+
+	for (i = 0; i <= UGS_R_UDP6_RCV; i++)
+		if (loc >= ugs_range[i][0] && loc < ugs_range[i][1])
+			return i;
+	return -1;
+}
+
+SEC("tp_btf/consume_skb")
+int BPF_PROG(ugs_consume_skb, struct sk_buff *skb, void *location)
+{
+	int where;
+	struct ugs_gso g;
+
+	if (ugs_seg_by_free) {
+		ugs_seg_freed(skb, (__u64)location);
+		return 0;
+	}
+	where = ugs_where((__u64)location);
+	if (where < 0)
+		return 0;
+	ugs_gso_of(skb, &g);
+	if (!g.size || !g.segs || !ugs_match(skb, NULL))
+		return 0;
+	if (where == UGS_R_VALIDATE_XMIT) {
+		ugs_inc(UGS_TX_SW_SEGMENTED_SKBS);
+		ugs_add(UGS_TX_SW_SEGMENTS, g.segs);
+	} else {
+		ugs_inc(UGS_RX_SW_SEGMENTED_SKBS);
+		ugs_add(UGS_RX_SW_SEGMENTS, g.segs);
+	}
+	return 0;
+}
+
+SEC("tp_btf/kfree_skb")
+int BPF_PROG(ugs_kfree_skb, struct sk_buff *skb, void *location)
+{
+	int where;
+	struct ugs_gso g;
+
+	if (ugs_seg_by_free) {
+		ugs_seg_freed(skb, (__u64)location);
+		return 0;
+	}
+	where = ugs_where((__u64)location);
+	if (where < 0)
+		return 0;
+	ugs_gso_of(skb, &g);
+	if (!g.size || !ugs_match(skb, NULL))
+		return 0;
+	ugs_inc(where == UGS_R_VALIDATE_XMIT ? UGS_TX_SW_SEGMENT_ERRORS :
+		UGS_RX_SW_SEGMENT_ERRORS);
+	return 0;
+}

@@ -1,0 +1,615 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * udpgso_stats (BPF): load and attach.  fexit first (the module's kretprobes'
+ * counterpart); when the kernel refuses it, the counters it gave are derived
+ * from tracepoints (ugs.bpf.c says how) and `hooks` says so.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <bpf/libbpf.h>
+#include <bpf/btf.h>
+#include <bpf/bpf.h>
+#include "ugs_load.h"
+#include "ugs.skel.h"
+
+const char * const ugs_counter_names[UGS_NR_COUNTERS] = {
+	[UGS_TX_SKBS]			= "tx_skbs",
+	[UGS_TX_GSO_SKBS]		= "tx_gso_skbs",
+	[UGS_TX_GSO_UDP_L4_SKBS]	= "tx_gso_udp_l4_skbs",
+	[UGS_TX_GSO_TCP_SKBS]		= "tx_gso_tcp_skbs",
+	[UGS_TX_GSO_FRAGLIST_SKBS]	= "tx_gso_fraglist_skbs",
+	[UGS_TX_GSO_SEGS]		= "tx_gso_segs",
+	[UGS_TX_GSO_SEGS_UNKNOWN_SKBS]	= "tx_gso_segs_unknown_skbs",
+	[UGS_TX_DEV_SKBS]		= "tx_dev_skbs",
+	[UGS_TX_DEV_GSO_SKBS]		= "tx_dev_gso_skbs",
+	[UGS_TX_SW_SEGMENTED_SKBS]	= "tx_sw_segmented_skbs",
+	[UGS_TX_SW_SEGMENTS]		= "tx_sw_segments",
+	[UGS_TX_SW_SEGMENT_ERRORS]	= "tx_sw_segment_errors",
+	[UGS_RX_GRO_IN]			= "rx_gro_in",
+	[UGS_RX_SKBS]			= "rx_skbs",
+	[UGS_RX_GSO_SKBS]		= "rx_gso_skbs",
+	[UGS_RX_GRO_COALESCED_SKBS]	= "rx_gro_coalesced_skbs",
+	[UGS_RX_GRO_COALESCED_SEGS]	= "rx_gro_coalesced_segs",
+	[UGS_RX_GRO_FRAGLIST_SKBS]	= "rx_gro_fraglist_skbs",
+	[UGS_RX_GSO_PASSTHROUGH_SKBS]	= "rx_gso_passthrough_skbs",
+	[UGS_RX_GSO_TCP_SKBS]		= "rx_gso_tcp_skbs",
+	[UGS_RX_GSO_TCP_SEGS]		= "rx_gso_tcp_segs",
+	[UGS_RX_SW_SEGMENTED_SKBS]	= "rx_sw_segmented_skbs",
+	[UGS_RX_SW_SEGMENTS]		= "rx_sw_segments",
+	[UGS_RX_SW_SEGMENT_ERRORS]	= "rx_sw_segment_errors",
+	[UGS_RX_UDP_QUEUE_FAILS]	= "rx_udp_queue_fails",
+	[UGS_OTHER_SW_SEGMENTED_SKBS]	= "other_sw_segmented_skbs",
+	[UGS_OTHER_SW_SEGMENTS]		= "other_sw_segments",
+	[UGS_OTHER_SW_SEGMENT_ERRORS]	= "other_sw_segment_errors",
+};
+
+static const struct {
+	const char *kind;	/* tp_btf or fexit */
+	const char *name;	/* tracepoint or function */
+} ugs_hooks[UGS_NR_HOOKS] = {
+	[UGS_H_NET_DEV_QUEUE]		= { "tp_btf", "net_dev_queue" },
+	[UGS_H_NET_DEV_START_XMIT]	= { "tp_btf", "net_dev_start_xmit" },
+	[UGS_H_NET_DEV_XMIT]		= { "tp_btf", "net_dev_xmit" },
+	[UGS_H_NAPI_GRO_RECEIVE_ENTRY]	= { "tp_btf", "napi_gro_receive_entry" },
+	[UGS_H_NAPI_GRO_FRAGS_ENTRY]	= { "tp_btf", "napi_gro_frags_entry" },
+	[UGS_H_NETIF_RECEIVE_SKB]	= { "tp_btf", "netif_receive_skb" },
+	[UGS_H_UDP_FAIL_QUEUE_RCV_SKB]	= { "tp_btf", "udp_fail_queue_rcv_skb" },
+	[UGS_H_SKB_GSO_SEGMENT]		= { "fexit", "__skb_gso_segment" },
+	[UGS_H_UDP4_GRO_COMPLETE]	= { "fexit", "udp4_gro_complete" },
+	[UGS_H_UDP6_GRO_COMPLETE]	= { "fexit", "udp6_gro_complete" },
+	[UGS_H_CONSUME_SKB]		= { "tp_btf", "consume_skb" },
+	[UGS_H_KFREE_SKB]		= { "tp_btf", "kfree_skb" },
+};
+
+/* the kallsyms functions whose calls to consume_skb/kfree_skb tell the place */
+static const char * const ugs_range_fn[UGS_NR_RANGES] = {
+	[UGS_R_VALIDATE_XMIT]	= "validate_xmit_skb",
+	[UGS_R_UDP4_RCV]	= "udp_queue_rcv_skb",
+	[UGS_R_UDP6_RCV]	= "udpv6_queue_rcv_skb",
+	[UGS_R_XMIT_LIST]	= "validate_xmit_skb_list",
+	[UGS_R_DEV_QUEUE_XMIT]	= "__dev_queue_xmit",
+	[UGS_R_KERNEL_TEXT]	= "_stext",	/* to _etext */
+};
+
+/* libbpf's messages: kept quiet (a refused fexit is expected), unless asked */
+static char ugs_last_msg[256];
+
+static int ugs_libbpf_print(enum libbpf_print_level lvl, const char *fmt, va_list ap)
+{
+	const char *v = getenv("UDPGSO_STATS_VERBOSE");
+	va_list ap2;
+
+	va_copy(ap2, ap);
+	if (lvl <= LIBBPF_WARN)
+		vsnprintf(ugs_last_msg, sizeof(ugs_last_msg), fmt, ap2);
+	va_end(ap2);
+	if (v && *v && strcmp(v, "0"))
+		return vfprintf(stderr, fmt, ap);
+	return 0;
+}
+
+/* number of arguments of tracepoint NAME (without the ctx), -1 if absent */
+static int ugs_tp_nargs(const struct btf *btf, const char *name)
+{
+	const struct btf_type *t;
+	char tn[128];
+	int id;
+
+	snprintf(tn, sizeof(tn), "btf_trace_%s", name);
+	id = btf__find_by_name_kind(btf, tn, BTF_KIND_TYPEDEF);
+	if (id < 0)
+		return -1;
+	t = btf__type_by_id(btf, btf__type_by_id(btf, id)->type);	/* pointer */
+	if (!t || !btf_is_ptr(t))
+		return -1;
+	t = btf__type_by_id(btf, t->type);
+	if (!t || !btf_is_func_proto(t))
+		return -1;
+	return btf_vlen(t) - 1;
+}
+
+/* [lo, hi) of each function in ugs_range_fn (NAME or NAME.suffix); 0 if not found */
+static void ugs_find_ranges(__u64 r[UGS_NR_RANGES][2])
+{
+	unsigned long long a;
+	char line[512], name[256], type;
+	FILE *f;
+	int i;
+
+	memset(r, 0, sizeof(__u64) * 2 * UGS_NR_RANGES);
+	f = fopen("/proc/kallsyms", "r");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%llx %c %255s", &a, &type, name) != 3 || !a)
+			continue;
+		for (i = 0; i < UGS_NR_RANGES; i++) {
+			size_t n = strlen(ugs_range_fn[i]);
+
+			if (!r[i][0] && !strncmp(name, ugs_range_fn[i], n) &&
+			    (!name[n] || name[n] == '.'))
+				r[i][0] = a;
+		}
+	}
+	/* the end: the lowest symbol above the start (the kernel text: _etext) */
+	rewind(f);
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%llx %c %255s", &a, &type, name) != 3)
+			continue;
+		if (!strcmp(name, "_etext"))
+			r[UGS_R_KERNEL_TEXT][1] = a;
+		for (i = 0; i < UGS_R_KERNEL_TEXT; i++)
+			if (r[i][0] && a > r[i][0] && (!r[i][1] || a < r[i][1]))
+				r[i][1] = a;
+	}
+	fclose(f);
+	for (i = 0; i < UGS_NR_RANGES; i++)
+		if (!r[i][1])
+			r[i][0] = 0;
+}
+
+static void ugs_set_src(struct ugs *u, int from, int to, enum ugs_source s, const char *how)
+{
+	int c;
+
+	for (c = from; c <= to; c++) {
+		u->src[c] = s;
+		u->how[c] = how;
+	}
+}
+
+static bool ugs_on(const struct ugs *u, enum ugs_hook h)
+{
+	return u->hs[h] == UGS_HS_ATTACHED;
+}
+
+/* which counters the attached hooks give, and how */
+static void ugs_sources(struct ugs *u, const __u64 r[UGS_NR_RANGES][2])
+{
+	enum ugs_source d = UGS_SRC_DERIVED;
+
+	memset(u->src, 0, sizeof(u->src));
+	if (ugs_on(u, UGS_H_NET_DEV_QUEUE))
+		ugs_set_src(u, UGS_TX_SKBS, UGS_TX_GSO_SEGS_UNKNOWN_SKBS, UGS_SRC_DIRECT,
+			    "net_dev_queue");
+	if (ugs_on(u, UGS_H_NET_DEV_START_XMIT) && ugs_on(u, UGS_H_NET_DEV_XMIT))
+		ugs_set_src(u, UGS_TX_DEV_SKBS, UGS_TX_DEV_GSO_SKBS, UGS_SRC_DIRECT,
+			    "net_dev_start_xmit+net_dev_xmit");
+	if (ugs_on(u, UGS_H_NAPI_GRO_RECEIVE_ENTRY))
+		ugs_set_src(u, UGS_RX_GRO_IN, UGS_RX_GRO_IN, UGS_SRC_DIRECT,
+			    "napi_gro_receive_entry");
+	if (ugs_on(u, UGS_H_NETIF_RECEIVE_SKB)) {
+		ugs_set_src(u, UGS_RX_SKBS, UGS_RX_GSO_SKBS, UGS_SRC_DIRECT, "netif_receive_skb");
+		ugs_set_src(u, UGS_RX_GSO_TCP_SKBS, UGS_RX_GSO_TCP_SEGS, UGS_SRC_DIRECT,
+			    "netif_receive_skb");
+	}
+	if (ugs_on(u, UGS_H_UDP_FAIL_QUEUE_RCV_SKB))
+		ugs_set_src(u, UGS_RX_UDP_QUEUE_FAILS, UGS_RX_UDP_QUEUE_FAILS, UGS_SRC_DIRECT,
+			    "udp_fail_queue_rcv_skb");
+	if (u->fexit) {
+		ugs_set_src(u, UGS_TX_SW_SEGMENTED_SKBS, UGS_TX_SW_SEGMENT_ERRORS,
+			    UGS_SRC_DIRECT, "__skb_gso_segment");
+		ugs_set_src(u, UGS_RX_SW_SEGMENTED_SKBS, UGS_RX_SW_SEGMENT_ERRORS,
+			    UGS_SRC_DIRECT, "__skb_gso_segment");
+		if (ugs_on(u, UGS_H_CONSUME_SKB) && ugs_on(u, UGS_H_KFREE_SKB)) {
+			ugs_set_src(u, UGS_TX_SW_SEGMENTED_SKBS, UGS_TX_SW_SEGMENT_ERRORS,
+				    UGS_SRC_DIRECT, "__skb_gso_segment+consume_skb/kfree_skb@caller");
+			ugs_set_src(u, UGS_OTHER_SW_SEGMENTED_SKBS, UGS_OTHER_SW_SEGMENT_ERRORS,
+				    UGS_SRC_DIRECT, "__skb_gso_segment+consume_skb/kfree_skb@caller");
+		} else {
+			/* no call site: tx_sw_* has every tx_path call, other_sw_* none */
+			ugs_set_src(u, UGS_TX_SW_SEGMENTED_SKBS, UGS_TX_SW_SEGMENT_ERRORS,
+				    UGS_SRC_DERIVED, "__skb_gso_segment(tx_path,any-caller)");
+		}
+		ugs_set_src(u, UGS_RX_GRO_COALESCED_SKBS, UGS_RX_GRO_FRAGLIST_SKBS,
+			    UGS_SRC_DIRECT, "udp4/6_gro_complete");
+		if (ugs_on(u, UGS_H_NETIF_RECEIVE_SKB))
+			ugs_set_src(u, UGS_RX_GSO_PASSTHROUGH_SKBS, UGS_RX_GSO_PASSTHROUGH_SKBS,
+				    UGS_SRC_DIRECT, "netif_receive_skb+udp4/6_gro_complete");
+		return;
+	}
+	if (ugs_on(u, UGS_H_CONSUME_SKB) && r[UGS_R_VALIDATE_XMIT][0])
+		ugs_set_src(u, UGS_TX_SW_SEGMENTED_SKBS, UGS_TX_SW_SEGMENTS, d,
+			    "consume_skb@validate_xmit_skb");
+	if (ugs_on(u, UGS_H_KFREE_SKB) && r[UGS_R_VALIDATE_XMIT][0])
+		ugs_set_src(u, UGS_TX_SW_SEGMENT_ERRORS, UGS_TX_SW_SEGMENT_ERRORS, d,
+			    "kfree_skb@validate_xmit_skb");
+	if (ugs_on(u, UGS_H_CONSUME_SKB) && r[UGS_R_UDP4_RCV][0])
+		ugs_set_src(u, UGS_RX_SW_SEGMENTED_SKBS, UGS_RX_SW_SEGMENTS, d,
+			    r[UGS_R_UDP6_RCV][0] ?
+			    "consume_skb@udp_queue_rcv_skb,udpv6_queue_rcv_skb" :
+			    "consume_skb@udp_queue_rcv_skb(IPv4 only)");
+	if (ugs_on(u, UGS_H_KFREE_SKB) && r[UGS_R_UDP4_RCV][0])
+		ugs_set_src(u, UGS_RX_SW_SEGMENT_ERRORS, UGS_RX_SW_SEGMENT_ERRORS, d,
+			    "kfree_skb@udp_queue_rcv_skb,udpv6_queue_rcv_skb");
+	if (ugs_on(u, UGS_H_NAPI_GRO_RECEIVE_ENTRY) && ugs_on(u, UGS_H_NETIF_RECEIVE_SKB)) {
+		ugs_set_src(u, UGS_RX_GRO_COALESCED_SKBS, UGS_RX_GSO_PASSTHROUGH_SKBS, d,
+			    "napi_gro_receive_entry->netif_receive_skb");
+	}
+}
+
+static void ugs_set_rodata(struct ugs_bpf *s, const struct ugs_filter *f, bool derived,
+			   const __u64 r[UGS_NR_RANGES][2])
+{
+	int i;
+
+	s->rodata->ugs_filter_type = f->type;
+	s->rodata->ugs_filter_port = f->port;
+	memcpy((void *)s->rodata->ugs_filter_dev, f->dev, UGS_IFNAMSIZ);
+	s->rodata->ugs_derived_gro = derived;
+	s->rodata->ugs_filter_netns = f->netns;
+	for (i = 0; i < UGS_NR_RANGES; i++) {
+		s->rodata->ugs_range[i][0] = r[i][0];
+		s->rodata->ugs_range[i][1] = r[i][1];
+	}
+}
+
+/* one attempt: fexit programs, or the derived ones; 0 or -errno */
+static int ugs_try(struct ugs *u, const struct ugs_filter *f, bool fexit,
+		   const struct btf *vml, const __u64 r[UGS_NR_RANGES][2])
+{
+	struct bpf_program *all[] = {
+		u->skel->progs.ugs_net_dev_queue, u->skel->progs.ugs_net_dev_start_xmit,
+		u->skel->progs.ugs_net_dev_xmit, u->skel->progs.ugs_napi_gro_frags_entry,
+		u->skel->progs.ugs_napi_gro_receive_entry, u->skel->progs.ugs_netif_receive_skb,
+		u->skel->progs.ugs_udp_fail_skb, u->skel->progs.ugs_udp_fail_sk,
+		u->skel->progs.ugs_gso_segment, u->skel->progs.ugs_udp4_gro_complete,
+		u->skel->progs.ugs_udp6_gro_complete, u->skel->progs.ugs_consume_skb,
+		u->skel->progs.ugs_kfree_skb,
+	};
+	int h, n, err;
+	size_t i;
+
+	memset(u->prog, 0, sizeof(u->prog));
+	u->prog[UGS_H_NET_DEV_QUEUE] = u->skel->progs.ugs_net_dev_queue;
+	u->prog[UGS_H_NET_DEV_START_XMIT] = u->skel->progs.ugs_net_dev_start_xmit;
+	u->prog[UGS_H_NET_DEV_XMIT] = u->skel->progs.ugs_net_dev_xmit;
+	u->prog[UGS_H_NAPI_GRO_RECEIVE_ENTRY] = u->skel->progs.ugs_napi_gro_receive_entry;
+	u->prog[UGS_H_NAPI_GRO_FRAGS_ENTRY] = u->skel->progs.ugs_napi_gro_frags_entry;
+	u->prog[UGS_H_NETIF_RECEIVE_SKB] = u->skel->progs.ugs_netif_receive_skb;
+	n = ugs_tp_nargs(vml, "udp_fail_queue_rcv_skb");
+	u->prog[UGS_H_UDP_FAIL_QUEUE_RCV_SKB] = n >= 3 ? u->skel->progs.ugs_udp_fail_skb :
+		n == 2 ? u->skel->progs.ugs_udp_fail_sk : NULL;
+	if (fexit) {
+		u->prog[UGS_H_SKB_GSO_SEGMENT] = u->skel->progs.ugs_gso_segment;
+		u->prog[UGS_H_UDP4_GRO_COMPLETE] = u->skel->progs.ugs_udp4_gro_complete;
+		u->prog[UGS_H_UDP6_GRO_COMPLETE] = u->skel->progs.ugs_udp6_gro_complete;
+		/* where the segmented skb is freed: for a device, or another caller */
+		if (ugs_tp_nargs(vml, "consume_skb") >= 2 && r[UGS_R_VALIDATE_XMIT][0]) {
+			u->prog[UGS_H_CONSUME_SKB] = u->skel->progs.ugs_consume_skb;
+			u->prog[UGS_H_KFREE_SKB] = u->skel->progs.ugs_kfree_skb;
+		}
+	} else {
+		/* consume_skb has had its location argument since 6.3 */
+		if (ugs_tp_nargs(vml, "consume_skb") >= 2)
+			u->prog[UGS_H_CONSUME_SKB] = u->skel->progs.ugs_consume_skb;
+		else
+			u->hnote[UGS_H_CONSUME_SKB] = "no location argument";
+		if (ugs_tp_nargs(vml, "kfree_skb") >= 2)
+			u->prog[UGS_H_KFREE_SKB] = u->skel->progs.ugs_kfree_skb;
+	}
+	for (h = 0; h < UGS_NR_HOOKS; h++) {
+		bool tp = !strcmp(ugs_hooks[h].kind, "tp_btf");
+
+		if (!u->prog[h])
+			continue;
+		if (tp ? ugs_tp_nargs(vml, ugs_hooks[h].name) < 0 :
+		    btf__find_by_name_kind(vml, ugs_hooks[h].name, BTF_KIND_FUNC) < 0) {
+			u->hs[h] = UGS_HS_NOT_FOUND;
+			u->herr[h] = -ENOENT;
+			u->prog[h] = NULL;
+		}
+	}
+	/* fexit needs all three; else fall back as a whole */
+	if (fexit && !(u->prog[UGS_H_SKB_GSO_SEGMENT] && u->prog[UGS_H_UDP4_GRO_COMPLETE] &&
+		       u->prog[UGS_H_UDP6_GRO_COMPLETE]))
+		return -ENOENT;
+	for (i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
+		bool on = false;
+
+		for (h = 0; h < UGS_NR_HOOKS; h++)
+			on |= u->prog[h] == all[i];
+		bpf_program__set_autoload(all[i], on);
+	}
+	ugs_set_rodata(u->skel, f, !fexit, r);
+	u->skel->rodata->ugs_seg_by_free = fexit && u->prog[UGS_H_CONSUME_SKB];
+	err = ugs_bpf__load(u->skel);
+	if (err) {
+		for (h = 0; h < UGS_NR_HOOKS; h++) {
+			if (u->prog[h]) {
+				u->hs[h] = UGS_HS_FAILED;
+				u->herr[h] = err;
+			}
+		}
+		return err;
+	}
+	n = 0;
+	for (h = 0; h < UGS_NR_HOOKS; h++) {
+		if (!u->prog[h])
+			continue;
+		u->link[h] = bpf_program__attach(u->prog[h]);
+		if (u->link[h]) {
+			u->hs[h] = UGS_HS_ATTACHED;
+			u->herr[h] = 0;
+			n++;
+		} else {
+			u->hs[h] = UGS_HS_FAILED;
+			u->herr[h] = -errno;
+		}
+	}
+	return n ? 0 : -ENOENT;
+}
+
+static void ugs_detach(struct ugs *u)
+{
+	int h;
+
+	for (h = 0; h < UGS_NR_HOOKS; h++) {
+		bpf_link__destroy(u->link[h]);
+		u->link[h] = NULL;
+	}
+	ugs_bpf__destroy(u->skel);
+	u->skel = NULL;
+}
+
+static bool ugs_no_fexit(void)
+{
+	const char *v = getenv("UDPGSO_STATS_NO_FEXIT");
+
+	return v && *v && strcmp(v, "0");
+}
+
+int ugs_open(struct ugs *u, const struct ugs_filter *f, char *why, size_t len)
+{
+	__u64 r[UGS_NR_RANGES][2];
+	struct btf *vml;
+	int err, h;
+
+	memset(u, 0, sizeof(*u));
+	libbpf_set_print(ugs_libbpf_print);
+	if (access("/sys/kernel/btf/vmlinux", R_OK)) {
+		snprintf(why, len, "no kernel BTF (/sys/kernel/btf/vmlinux: %s)", strerror(errno));
+		u->skip = true;
+		return -ENOENT;
+	}
+	vml = btf__load_vmlinux_btf();
+	if (!vml) {
+		err = -errno;
+		snprintf(why, len, "cannot read the kernel BTF: %s", strerror(-err));
+		u->skip = true;
+		return -ENOENT;
+	}
+	u->ncpus = libbpf_num_possible_cpus();
+	ugs_find_ranges(r);
+	/* fexit first, then the derived programs */
+	/* UDPGSO_STATS_NO_FEXIT=1: the derived counters even where fexit works */
+	for (int pass = ugs_no_fexit() ? 1 : 0; pass < 2; pass++) {
+		bool fexit = pass == 0;
+
+		u->skel = ugs_bpf__open();
+		if (!u->skel) {
+			err = -errno;
+			break;
+		}
+		err = ugs_try(u, f, fexit, vml, r);
+		if (!err) {
+			u->fexit = fexit;
+			break;
+		}
+		ugs_detach(u);
+		if (!fexit)
+			break;
+		/* the fexit attempt's outcome stays in `hooks` */
+		for (h = 0; h < UGS_NR_HOOKS; h++) {
+			if (h < UGS_H_SKB_GSO_SEGMENT || h > UGS_H_UDP6_GRO_COMPLETE) {
+				u->hs[h] = UGS_HS_UNUSED;
+				u->herr[h] = 0;
+			}
+		}
+	}
+	btf__free(vml);
+	if (err) {
+		/* the bpf() call refused (not the programs): the kernel or policy */
+		u->skip = err == -EPERM || err == -EACCES || err == -ENOSYS;
+		snprintf(why, len, "BPF programs did not load: %s%s%s", strerror(-err),
+			 ugs_last_msg[0] ? ": libbpf: " : "", ugs_last_msg);
+		why[strcspn(why, "\n")] = 0;
+		return err;
+	}
+	if (ugs_no_fexit())
+		for (h = UGS_H_SKB_GSO_SEGMENT; h <= UGS_H_UDP6_GRO_COMPLETE; h++)
+			u->hnote[h] = "UDPGSO_STATS_NO_FEXIT set";
+	ugs_sources(u, r);
+	return 0;
+}
+
+void ugs_close(struct ugs *u)
+{
+	if (u->skel)
+		ugs_detach(u);
+}
+
+int ugs_read(struct ugs *u)
+{
+	size_t sz = (sizeof(struct ugs_stats) + 7) & ~7UL;
+	struct ugs_stats *v;
+	__u32 zero = 0;
+	int cpu, i, j, err;
+
+	v = calloc(u->ncpus, sz);
+	if (!v)
+		return -ENOMEM;
+	err = bpf_map__lookup_elem(u->skel->maps.ugs_stats, &zero, sizeof(zero), v,
+				   sz * u->ncpus, 0);
+	if (!err) {
+		memset(&u->sum, 0, sizeof(u->sum));
+		for (cpu = 0; cpu < u->ncpus; cpu++) {
+			const struct ugs_stats *p = (void *)((char *)v + cpu * sz);
+
+			for (i = 0; i < UGS_NR_COUNTERS; i++)
+				u->sum.cnt[i] += p->cnt[i];
+			for (i = 0; i < UGS_NR_HIST; i++)
+				for (j = 0; j <= UGS_HIST_MAX; j++)
+					u->sum.hist[i][j] += p->hist[i][j];
+		}
+	}
+	free(v);
+	return err;
+}
+
+int ugs_reset(struct ugs *u)
+{
+	size_t sz = (sizeof(struct ugs_stats) + 7) & ~7UL;
+	__u32 zero = 0;
+	void *v;
+	int err;
+
+	v = calloc(u->ncpus, sz);
+	if (!v)
+		return -ENOMEM;
+	/* a tx pass queued before the reset is not un-counted after it */
+	__atomic_add_fetch(&u->skel->bss->ugs_gen, 1, __ATOMIC_SEQ_CST);
+	err = bpf_map__update_elem(u->skel->maps.ugs_stats, &zero, sizeof(zero), v,
+				   sz * u->ncpus, BPF_ANY);
+	free(v);
+	return err;
+}
+
+const char *ugs_mode(const struct ugs *u)
+{
+	return u->fexit ? "fexit" : "tp_btf-derived";
+}
+
+static const char * const ugs_hs_name[] = {
+	[UGS_HS_UNUSED] = "unused", [UGS_HS_ATTACHED] = "attached",
+	[UGS_HS_NOT_FOUND] = "not-found", [UGS_HS_FAILED] = "failed",
+};
+
+static const char * const ugs_src_name[] = {
+	[UGS_SRC_NONE] = "unavailable", [UGS_SRC_DIRECT] = "direct",
+	[UGS_SRC_DERIVED] = "derived",
+};
+
+void ugs_print_hooks(const struct ugs *u, FILE *out)
+{
+	int h, c;
+
+	fprintf(out, "# kind name state [detail]\n");
+	for (h = 0; h < UGS_NR_HOOKS; h++) {
+		fprintf(out, "%s %s %s err=%d", ugs_hooks[h].kind, ugs_hooks[h].name,
+			ugs_hs_name[u->hs[h]], u->herr[h]);
+		if (u->hnote[h])
+			fprintf(out, " (%s)", u->hnote[h]);
+		else if (u->hs[h] == UGS_HS_UNUSED)
+			fprintf(out, " (%s)", u->fexit ? "fexit in use" : "fexit refused");
+		fputc('\n', out);
+	}
+	fprintf(out, "# mode %s\n", ugs_mode(u));
+	fprintf(out, "# counter name source [hook]\n");
+	for (c = 0; c < UGS_NR_COUNTERS; c++)
+		fprintf(out, "counter %s %s%s%s\n", ugs_counter_names[c], ugs_src_name[u->src[c]],
+			u->how[c] ? " " : "", u->how[c] ? u->how[c] : "");
+}
+
+void ugs_print_counters(const struct ugs *u, const __u64 *cnt, FILE *out)
+{
+	bool none = true;
+	int c;
+
+	for (c = 0; c < UGS_NR_COUNTERS; c++)
+		if (u->src[c] != UGS_SRC_NONE)
+			fprintf(out, "%s %llu\n", ugs_counter_names[c], (unsigned long long)cnt[c]);
+	for (c = 0; c < UGS_NR_COUNTERS; c++) {
+		if (u->src[c] != UGS_SRC_NONE)
+			continue;
+		fprintf(out, "%s %s", none ? "# unavailable:" : "", ugs_counter_names[c]);
+		none = false;
+	}
+	if (!none)
+		fputc('\n', out);
+}
+
+void ugs_print_hist(const struct ugs *u, const struct ugs_stats *s, FILE *out)
+{
+	static const char * const dir[UGS_NR_HIST] = { "tx", "rx" };
+	int h, i;
+
+	(void)u;
+	for (h = 0; h < UGS_NR_HIST; h++)
+		for (i = 0; i <= UGS_HIST_MAX; i++)
+			if (s->hist[h][i])
+				fprintf(out, "histogram %s %d%s %llu\n", dir[h], i,
+					i == UGS_HIST_MAX ? "+" : "",
+					(unsigned long long)s->hist[h][i]);
+}
+
+void ugs_print_json(const struct ugs *u, const struct ugs_stats *s, FILE *out)
+{
+	static const char * const dir[UGS_NR_HIST] = { "tx", "rx" };
+	const char *sep = "";
+	int c, h, i;
+
+	fprintf(out, "{\"source\": \"bpf\", \"mode\": \"%s\", \"counters\": {", ugs_mode(u));
+	for (c = 0; c < UGS_NR_COUNTERS; c++) {
+		if (u->src[c] == UGS_SRC_NONE)
+			continue;
+		fprintf(out, "%s\"%s\": %llu", sep, ugs_counter_names[c],
+			(unsigned long long)s->cnt[c]);
+		sep = ", ";
+	}
+	fprintf(out, "}, \"derived\": [");
+	sep = "";
+	for (c = 0; c < UGS_NR_COUNTERS; c++) {
+		if (u->src[c] == UGS_SRC_DERIVED) {
+			fprintf(out, "%s\"%s\"", sep, ugs_counter_names[c]);
+			sep = ", ";
+		}
+	}
+	fprintf(out, "], \"unavailable\": [");
+	sep = "";
+	for (c = 0; c < UGS_NR_COUNTERS; c++) {
+		if (u->src[c] == UGS_SRC_NONE) {
+			fprintf(out, "%s\"%s\"", sep, ugs_counter_names[c]);
+			sep = ", ";
+		}
+	}
+	fprintf(out, "], \"histogram\": {");
+	for (h = 0; h < UGS_NR_HIST; h++) {
+		fprintf(out, "%s\"%s\": {", h ? ", " : "", dir[h]);
+		sep = "";
+		for (i = 0; i <= UGS_HIST_MAX; i++) {
+			if (!s->hist[h][i])
+				continue;
+			fprintf(out, "%s\"%d%s\": %llu", sep, i, i == UGS_HIST_MAX ? "+" : "",
+				(unsigned long long)s->hist[h][i]);
+			sep = ", ";
+		}
+		fputc('}', out);
+	}
+	fprintf(out, "}}\n");
+}
+
+/* what each attached program cost: runs and time (with BPF_STATS_RUN_TIME on) */
+void ugs_print_prog_stats(const struct ugs *u, FILE *out)
+{
+	unsigned long long cnt = 0, ns = 0;
+	int h;
+
+	for (h = 0; h < UGS_NR_HOOKS; h++) {
+		struct bpf_prog_info info = {};
+		__u32 len = sizeof(info);
+
+		if (!u->link[h] || bpf_obj_get_info_by_fd(bpf_program__fd(u->prog[h]), &info, &len))
+			continue;
+		fprintf(out, "# prog %s run_cnt %llu run_time_ns %llu avg_ns %.0f\n",
+			ugs_hooks[h].name, (unsigned long long)info.run_cnt,
+			(unsigned long long)info.run_time_ns,
+			info.run_cnt ? (double)info.run_time_ns / info.run_cnt : 0.0);
+		cnt += info.run_cnt;
+		ns += info.run_time_ns;
+	}
+	fprintf(out, "# prog all run_cnt %llu run_time_ns %llu\n", cnt, ns);
+}

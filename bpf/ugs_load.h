@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * udpgso_stats (BPF): load and attach the programs, with fexit where the
+ * kernel allows it and counters derived from tracepoints where not; read,
+ * reset and describe the counters.
+ */
+#ifndef _UGS_LOAD_H
+#define _UGS_LOAD_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <linux/types.h>
+#include "ugs_shared.h"
+
+struct ugs_bpf;
+struct bpf_program;
+struct bpf_link;
+
+struct ugs_filter {
+	enum ugs_filter_type type;
+	unsigned int port;
+	char dev[UGS_IFNAMSIZ];
+	unsigned int netns;	/* dev: the network namespace (inode) it is in */
+};
+
+/* the hooks, in the order `hooks` lists them */
+enum ugs_hook {
+	UGS_H_NET_DEV_QUEUE,
+	UGS_H_NET_DEV_START_XMIT,
+	UGS_H_NET_DEV_XMIT,
+	UGS_H_NAPI_GRO_RECEIVE_ENTRY,
+	UGS_H_NAPI_GRO_FRAGS_ENTRY,
+	UGS_H_NETIF_RECEIVE_SKB,
+	UGS_H_UDP_FAIL_QUEUE_RCV_SKB,
+	UGS_H_SKB_GSO_SEGMENT,
+	UGS_H_UDP4_GRO_COMPLETE,
+	UGS_H_UDP6_GRO_COMPLETE,
+	UGS_H_CONSUME_SKB,
+	UGS_H_KFREE_SKB,
+	UGS_NR_HOOKS
+};
+
+enum ugs_hook_state {
+	UGS_HS_UNUSED,		/* not needed in this mode */
+	UGS_HS_ATTACHED,
+	UGS_HS_NOT_FOUND,	/* not in the kernel's BTF (or no usable argument) */
+	UGS_HS_FAILED,		/* load or attach error: err */
+};
+
+enum ugs_source {
+	UGS_SRC_NONE,		/* unavailable on this kernel */
+	UGS_SRC_DIRECT,		/* as the module counts it */
+	UGS_SRC_DERIVED,	/* derived from tracepoints (fexit refused) */
+};
+
+struct ugs {
+	struct ugs_bpf *skel;
+	struct bpf_program *prog[UGS_NR_HOOKS];
+	struct bpf_link *link[UGS_NR_HOOKS];
+	int ncpus;
+	bool fexit;		/* fexit programs in use (else derived counters) */
+	bool skip;		/* ugs_open failed for lack of BTF or BPF: a KSFT skip */
+	enum ugs_hook_state hs[UGS_NR_HOOKS];
+	int herr[UGS_NR_HOOKS];
+	const char *hnote[UGS_NR_HOOKS];
+	enum ugs_source src[UGS_NR_COUNTERS];
+	const char *how[UGS_NR_COUNTERS];
+	struct ugs_stats sum;	/* ugs_read() fills it */
+};
+
+extern const char * const ugs_counter_names[UGS_NR_COUNTERS];
+
+/*
+ * 0 attached (at least the tracepoints), else -errno with a one-line reason
+ * in why, and u->skip set when the kernel lacks BTF or refuses bpf() itself
+ */
+int ugs_open(struct ugs *u, const struct ugs_filter *f, char *why, size_t len);
+void ugs_close(struct ugs *u);
+int ugs_read(struct ugs *u);
+int ugs_reset(struct ugs *u);
+void ugs_print_hooks(const struct ugs *u, FILE *out);
+/* "name value" lines of what is available, "# unavailable: ..." for the rest */
+void ugs_print_counters(const struct ugs *u, const __u64 *cnt, FILE *out);
+void ugs_print_hist(const struct ugs *u, const struct ugs_stats *s, FILE *out);
+void ugs_print_json(const struct ugs *u, const struct ugs_stats *s, FILE *out);
+const char *ugs_mode(const struct ugs *u);
+void ugs_print_prog_stats(const struct ugs *u, FILE *out);
+
+#endif /* _UGS_LOAD_H */

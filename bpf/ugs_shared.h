@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * udpgso_stats (BPF): what the BPF programs and the userspace tool share.
+ * The counters are the module's (kmod/ugs.h), in the same order, with the
+ * same names (ugs_names.h) and meanings.
+ * Included after vmlinux.h in BPF, after <linux/types.h> in userspace.
+ */
+#ifndef _UGS_SHARED_H
+#define _UGS_SHARED_H
+
+enum ugs_counter {
+	UGS_TX_SKBS,
+	UGS_TX_GSO_SKBS,
+	UGS_TX_GSO_UDP_L4_SKBS,
+	UGS_TX_GSO_TCP_SKBS,
+	UGS_TX_GSO_FRAGLIST_SKBS,
+	UGS_TX_GSO_SEGS,
+	UGS_TX_GSO_SEGS_UNKNOWN_SKBS,
+	UGS_TX_DEV_SKBS,
+	UGS_TX_DEV_GSO_SKBS,
+	UGS_TX_SW_SEGMENTED_SKBS,
+	UGS_TX_SW_SEGMENTS,
+	UGS_TX_SW_SEGMENT_ERRORS,
+	UGS_RX_GRO_IN,
+	UGS_RX_SKBS,
+	UGS_RX_GSO_SKBS,
+	UGS_RX_GRO_COALESCED_SKBS,
+	UGS_RX_GRO_COALESCED_SEGS,
+	UGS_RX_GRO_FRAGLIST_SKBS,
+	UGS_RX_GSO_PASSTHROUGH_SKBS,
+	UGS_RX_GSO_TCP_SKBS,
+	UGS_RX_GSO_TCP_SEGS,
+	UGS_RX_SW_SEGMENTED_SKBS,
+	UGS_RX_SW_SEGMENTS,
+	UGS_RX_SW_SEGMENT_ERRORS,
+	UGS_RX_UDP_QUEUE_FAILS,
+	UGS_OTHER_SW_SEGMENTED_SKBS,
+	UGS_OTHER_SW_SEGMENTS,
+	UGS_OTHER_SW_SEGMENT_ERRORS,
+	UGS_NR_COUNTERS
+};
+
+/* gso_segs histogram: bucket i counts skbs of i segments, the last "or more" */
+#define UGS_HIST_MAX	256
+enum ugs_hist {
+	UGS_HIST_TX,
+	UGS_HIST_RX,
+	UGS_NR_HIST
+};
+
+/* one per CPU (a BPF_MAP_TYPE_PERCPU_ARRAY of one element) */
+struct ugs_stats {
+	__u64 cnt[UGS_NR_COUNTERS];
+	__u64 hist[UGS_NR_HIST][UGS_HIST_MAX + 1];
+};
+
+enum ugs_filter_type {
+	UGS_FILTER_NONE,
+	UGS_FILTER_PORT,
+	UGS_FILTER_DEV,
+};
+
+#define UGS_IFNAMSIZ	16
+
+/*
+ * Where consume_skb()/kfree_skb() were called from, for the counters derived
+ * from those tracepoints when fexit is refused: [lo, hi) text ranges found in
+ * /proc/kallsyms by the tool.
+ */
+enum ugs_range {
+	UGS_R_VALIDATE_XMIT,	/* validate_xmit_skb: tx software segmentation */
+	UGS_R_UDP4_RCV,		/* udp_queue_rcv_skb: udp_rcv_segment() inlined */
+	UGS_R_UDP6_RCV,		/* udpv6_queue_rcv_skb: the same for IPv6 */
+	UGS_R_XMIT_LIST,	/* validate_xmit_skb_list, __dev_queue_xmit: where */
+	UGS_R_DEV_QUEUE_XMIT,	/* validate_xmit_skb may be inlined (fexit callers) */
+	UGS_R_KERNEL_TEXT,	/* _stext.._etext: the first caller outside BPF */
+	UGS_NR_RANGES
+};
+
+#endif /* _UGS_SHARED_H */

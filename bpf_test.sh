@@ -1,0 +1,327 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# udpgso_stats (BPF, bpf/) on this machine's kernel: exact counts for
+# deterministic traffic in namespaces of our own (M GSO sends of K segments
+# over lo; veth with tx-udp-segmentation off; veth GRO), filters, the
+# command line, and the skip without BTF.  Counters this kernel's hooks
+# cannot give (`udpgso_stats hooks`) are checked to be absent, not zero.
+#
+#   ./bpf_test.sh
+#
+# Skips (exit 4) when the tool was not built for lack of clang/bpftool/
+# libbpf-dev, or when the kernel has no BTF or refuses BPF (the reason named).
+set -u
+
+. "$(dirname "$0")/scripts/lib.sh"
+ug_no_args "$@"
+. "$UG_TOP/scripts/bpf_lib.sh"
+
+M=100		# GSO sends per case
+K=10		# segments per send
+S=1400		# gso_size
+TX=$UDPGSO_BIN/udpgso_bench_tx
+RX=$UDPGSO_BIN/udpgso_bench_rx
+STATS=$UDPGSO_BIN/udpgso_stats
+
+ktap_header
+
+skip_all() {
+	ktap_skip "bpf_test" "$1"
+	ktap_finish
+}
+
+why=$(ug_need_root) || skip_all "$why"
+why=$(ug_need_cmd ip ethtool timeout python3) || skip_all "$why"
+ug_need_built "$TX" "$RX"
+if [ ! -x "$STATS" ]; then
+	# not built: a skip when the build said what it lacks, else a failure
+	[ -f "$UG_TOP/bpf/Makefile" ] || skip_all "no $STATS (not built or not installed)"
+	why=$(make -s --no-print-directory -C "$UG_TOP/bpf" check-deps 2>&1)
+	[ -n "$why" ] && skip_all "$why"
+	ug_need_built "$STATS"
+fi
+work=$(mktemp -d /tmp/ugbpf.XXXXXX)
+ug_trap_install
+defer "rm -rf '$work'"
+
+"$STATS" hooks >"$work/hooks" 2>"$work/hooks.err"
+rc=$?
+[ $rc -eq 4 ] && skip_all "$(cat "$work/hooks.err")"
+sed 's/^/# hooks: /' "$work/hooks"
+
+# ---- checks ------------------------------------------------------------------
+declare -A C SRC
+while read -r kind name src _; do
+	[ "$kind" = counter ] && SRC[$name]=$src
+done <"$work/hooks"
+
+# expect NAME FILE CHECK...: CHECK is counter=N, counter>=N or counter<=N;
+# an unavailable counter must be absent from the output (never a silent 0)
+# and its check is skipped; one TAP line for the case
+expect() {
+	local name=$1 file=$2 bad="" good="" ck n op want v unavail=""
+	shift 2
+	bl_load "$file" C
+	for ck in "$@"; do
+		[[ $ck =~ ^([a-z_0-9]+)(=|\>=|\<=)([0-9]+)$ ]] || { bad+="bad check '$ck', "; continue; }
+		n=${BASH_REMATCH[1]} op=${BASH_REMATCH[2]} want=${BASH_REMATCH[3]}
+		v=${C[$n]:-}
+		if [ "${SRC[$n]:-}" = unavailable ]; then
+			[ -z "$v" ] || bad+="$n unavailable but printed as $v, "
+			unavail+="$n "
+			continue
+		fi
+		case "$op" in
+		=) [ -n "$v" ] && [ "$v" -eq "$want" ] ;;
+		'>=') [ -n "$v" ] && [ "$v" -ge "$want" ] ;;
+		'<=') [ -n "$v" ] && [ "$v" -le "$want" ] ;;
+		esac && { good+="$n=$v, "; continue; }
+		bad+="$n=${v:-missing} expected $op$want, "
+	done
+	if [ -s "$file.err" ]; then bad+="$(head -3 "$file.err" | tr '\n' ' '), "; fi
+	if [ -n "$bad" ]; then
+		ktap_fail "$name" "${bad%, }"
+		sed 's/^/#   /' "$file"
+	else
+		ktap_ok "$name: ${good%, }${unavail:+ (unavailable here: $unavail)}"
+	fi
+}
+
+# ---- cases -----------------------------------------------------------------------
+t_hooks() {
+	local bad="" n
+	for n in tx_skbs tx_gso_skbs tx_gso_udp_l4_skbs tx_gso_tcp_skbs tx_gso_fraglist_skbs \
+		 tx_gso_segs tx_dev_skbs tx_dev_gso_skbs tx_sw_segmented_skbs tx_sw_segments \
+		 tx_sw_segment_errors rx_gro_in rx_skbs rx_gso_skbs rx_gro_coalesced_skbs \
+		 rx_gro_coalesced_segs rx_gro_fraglist_skbs rx_gso_passthrough_skbs \
+		 rx_sw_segmented_skbs rx_sw_segments rx_sw_segment_errors rx_udp_queue_fails \
+		 tx_gso_segs_unknown_skbs rx_gso_tcp_skbs rx_gso_tcp_segs other_sw_segmented_skbs \
+		 other_sw_segments other_sw_segment_errors; do
+		case "${SRC[$n]:-}" in
+		direct|derived|unavailable) ;;
+		*) bad+="$n has no source line, " ;;
+		esac
+	done
+	for n in net_dev_queue net_dev_start_xmit net_dev_xmit napi_gro_receive_entry \
+		 napi_gro_frags_entry netif_receive_skb; do
+		grep -q "^tp_btf $n attached err=0$" "$work/hooks" || bad+="tp_btf $n not attached, "
+	done
+	# fexit refused: the derived hooks are in use, and the counters say so
+	if grep -q '^fexit .* failed' "$work/hooks"; then
+		grep -q '^# mode tp_btf-derived' "$work/hooks" || bad+="fexit failed, mode not derived, "
+		[ "${SRC[tx_sw_segments]}" != direct ] || bad+="tx_sw_segments direct without fexit, "
+	fi
+	[ $rc -eq 0 ] || bad+="hooks exit $rc, "
+	if [ -n "$bad" ]; then ktap_fail "hooks" "${bad%, }"
+	else ktap_ok "hooks: $(sed -n 's/^# mode //p' "$work/hooks"), 28 counters with a source"; fi
+}
+
+t_lo() {		# NAME FAMILY DST RXFLAGS
+	local port out=$work/lo.$RANDOM
+	port=$(bl_port)
+	ns_add l
+	bl_run "$out" l l "$3" "$port" "$2" "$4" --filter port "$port"
+	if [ -n "$4" ]; then
+		expect "$1" "$out" tx_gso_udp_l4_skbs=$M tx_gso_segs=$((M * K)) \
+			tx_dev_gso_skbs=$M tx_sw_segmented_skbs=0 rx_gso_passthrough_skbs=$M \
+			rx_sw_segmented_skbs=0 rx_sw_segments=0 rx_gro_coalesced_skbs=0
+	else
+		expect "$1" "$out" tx_gso_udp_l4_skbs=$M tx_gso_segs=$((M * K)) \
+			tx_gso_segs_unknown_skbs=0 tx_dev_gso_skbs=$M tx_sw_segmented_skbs=0 \
+			rx_gso_passthrough_skbs=$M rx_gso_tcp_skbs=0 rx_sw_segmented_skbs=$M \
+			rx_sw_segments=$((M * K)) other_sw_segmented_skbs=0
+	fi
+	grep -qx "histogram tx $K $M" "$out" || ktap_fail "$1: histogram" "no 'histogram tx $K $M'"
+	bl_down
+}
+
+t_veth_swseg() {
+	local port out=$work/swseg
+	port=$(bl_port)
+	bl_veth || { ktap_fail "veth swseg" "veth setup"; bl_down; return; }
+	ns_exec a ethtool -K "$BL_DA" tx-udp-segmentation off >/dev/null 2>&1
+	bl_run "$out" a b 10.71.0.2 "$port" -4 "" --filter port "$port"
+	expect "veth tx-udp-segmentation off: software segmentation" "$out" \
+		tx_gso_udp_l4_skbs=$M tx_sw_segmented_skbs=$M tx_sw_segments=$((M * K)) \
+		tx_sw_segment_errors=0 tx_dev_gso_skbs=0 tx_dev_skbs=$((M * K)) \
+		rx_skbs=$((M * K)) rx_gro_in=0 rx_gso_passthrough_skbs=0 rx_sw_segmented_skbs=0
+	bl_down
+}
+
+t_veth_gro() {
+	local port out=$work/gro singles
+	port=$(bl_port)
+	bl_veth || { ktap_fail "veth GRO" "veth setup"; bl_down; return; }
+	ns_exec a ethtool -K "$BL_DA" tx-udp-segmentation off tso off >/dev/null 2>&1
+	ns_exec b ethtool -K "$BL_DB" gro on >/dev/null 2>&1
+	bl_run "$out" a b 10.71.0.2 "$port" -4 "-G" --filter port "$port"
+	bl_load "$out" C
+	singles=$(( ${C[rx_skbs]:-0} - ${C[rx_gro_coalesced_skbs]:-0} ))
+	echo "coalesced_segs_plus_single_skbs $(( ${C[rx_gro_coalesced_segs]:-0} + singles ))" \
+		>>"$out"
+	expect "veth GRO (sender tso off, receiver gro on, UDP_GRO socket)" "$out" \
+		tx_sw_segmented_skbs=$M tx_sw_segments=$((M * K)) rx_gro_in=$((M * K)) \
+		rx_gro_coalesced_skbs\>=1 coalesced_segs_plus_single_skbs=$((M * K)) \
+		rx_gso_passthrough_skbs=0
+	bl_down
+}
+
+t_veth_gro_passthrough() {
+	local port out=$work/gropass
+	port=$(bl_port)
+	bl_veth || { ktap_fail "veth GRO passthrough" "veth setup"; bl_down; return; }
+	ns_exec a ethtool -K "$BL_DA" tso off >/dev/null 2>&1
+	ns_exec b ethtool -K "$BL_DB" gro on >/dev/null 2>&1
+	bl_run "$out" a b 10.71.0.2 "$port" -4 "-G" --filter port "$port"
+	expect "veth GRO on, GSO skb passed whole: passthrough, not coalesced" "$out" \
+		tx_dev_gso_skbs=$M tx_sw_segmented_skbs=0 rx_gro_in=$M \
+		rx_gso_passthrough_skbs=$M rx_gro_coalesced_skbs=0
+	bl_down
+}
+
+# a VLAN over veth: tx counted once (at the veth: the vlan's pass is replaced
+# by the nested one), rx once (at the veth: the vlan device is a repeat)
+t_vlan() {
+	local port out=$work/vlan
+	port=$(bl_port)
+	bl_vlan
+	case $? in
+	0) ;;
+	2) ktap_skip "vlan over veth" "no VLAN support (8021q) in this kernel"; bl_down; return ;;
+	*) ktap_fail "vlan over veth" "vlan setup"; bl_down; return ;;
+	esac
+	bl_run "$out" a b 10.72.0.2 "$port" -4 "" --filter port "$port"
+	expect "vlan over veth: each skb once per direction" "$out" \
+		tx_skbs=$M tx_gso_skbs=$M tx_gso_segs=$((M * K)) tx_dev_skbs=$M \
+		tx_dev_gso_skbs=$M rx_skbs=$M rx_gso_passthrough_skbs=$M \
+		rx_sw_segmented_skbs=$M rx_sw_segments=$((M * K))
+	bl_down
+}
+
+# the filter excludes other traffic: a second sender on another port
+# (and other tests on this machine) during the run
+t_port_filter() {
+	local port other out=$work/pf rxpid txpid
+	port=$(bl_port)
+	other=$((port + 1))
+	ns_add l
+	ns_exec l timeout 60 "$RX" -4 -p "$other" >/dev/null 2>&1 &
+	rxpid=$!
+	bl_wait_port l "$other"
+	# the other sender keeps sending during the whole run
+	( while :; do ns_exec l timeout 60 "$TX" -4 -D 127.0.0.1 -p "$other" \
+		-s 14000 -S 1400 -M 20 >/dev/null 2>&1 || break; done ) &
+	txpid=$!
+	bl_run "$out" l l 127.0.0.1 "$port" -4 "" --filter port "$port"
+	kill "$txpid" "$rxpid" 2>/dev/null
+	wait "$txpid" "$rxpid" 2>/dev/null
+	expect "port filter: another port's GSO sends during the run not counted" "$out" \
+		tx_skbs=$M tx_gso_skbs=$M tx_gso_segs=$((M * K)) rx_skbs=$M
+	bl_down
+}
+
+t_dev_filter() {
+	local port out=$work/df
+	port=$(bl_port)
+	bl_veth || { ktap_fail "dev filter" "veth setup"; bl_down; return; }
+	ns_exec a ethtool -K "$BL_DA" tx-udp-segmentation off >/dev/null 2>&1
+	# the device of that name in the tool's namespace: run it in ns b
+	BL_STATS_NS=b bl_run "$out" a b 10.71.0.2 "$port" -4 "" --filter dev "$BL_DB"
+	# BL_DB itself may send IPv6 neighbour discovery: no exact tx_skbs
+	expect "dev filter $BL_DB (tool in its namespace): only the receiver's skbs counted" \
+		"$out" tx_gso_skbs=0 tx_sw_segmented_skbs=0 tx_dev_skbs\<=20 \
+		rx_skbs\>=$((M * K))
+	# the same name from another namespace: nothing
+	bl_run "$out.root" a b 10.71.0.2 "$port" -4 "" --filter dev "$BL_DB"
+	expect "dev filter $BL_DB from another namespace: nothing counted" "$out.root" \
+		tx_skbs=0 rx_skbs=0
+	bl_down
+}
+
+t_bad_args() {
+	local a out n=0 bad="" rcb
+	local -a cases=(
+		"" "bogus" "run" "run --" "run -- " "run --json" "run --filter -- true"
+		"run --filter port -- true" "run --filter port 0 -- true"
+		"run --filter port 65536 -- true" "run --filter port x1 -- true"
+		"run --filter port -1 -- true" "run --filter port 12x -- true"
+		"run --filter dev -- true" "run --filter dev a/b -- true"
+		"run --filter dev 0123456789abcdef -- true" "run --filter host 1 -- true"
+		"run --filter port 1 --filter port 2 -- true" "run --bogus -- true"
+		"watch -i" "watch -i 0" "watch -i -1" "watch -i x" "watch -i 3601" "watch extra"
+		"hooks extra" "serve --json")
+	for a in "${cases[@]}"; do
+		n=$((n + 1))
+		# shellcheck disable=SC2086
+		"$STATS" $a >"$work/ba.out" 2>"$work/ba.err" </dev/null
+		rcb=$?
+		[ $rcb -eq 1 ] || bad+="'$a': exit $rcb, "
+		[ "$(wc -l <"$work/ba.err")" -eq 1 ] || bad+="'$a': $(wc -l <"$work/ba.err") stderr lines, "
+		[ ! -s "$work/ba.out" ] || bad+="'$a': printed on stdout, "
+	done
+	if [ -n "$bad" ]; then ktap_fail "bad arguments" "${bad%, }"
+	else ktap_ok "bad arguments: $n command lines, each one line on stderr and exit 1"; fi
+	"$STATS" --help >"$work/help" 2>&1 && grep -q '^usage:' "$work/help" &&
+		ktap_ok "--help: usage on stdout, exit 0" || ktap_fail "--help"
+}
+
+t_run_status() {
+	local r1 r2 out=$work/st
+	"$STATS" run -- sh -c 'exit 7' >"$out" 2>&1
+	r1=$?
+	"$STATS" run --json -- true >"$out.json" 2>/dev/null
+	r2=$?
+	"$STATS" run --prog-stats -- true >"$out.ps" 2>&1
+	grep -q '^# prog all run_cnt [0-9]* run_time_ns [0-9]*$' "$out.ps" || r2="$r2, no '# prog all'"
+	if [ $r1 -eq 7 ] && [ "$r2" = 0 ] &&
+		python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); \
+			assert d["source"] == "bpf" and "tx_skbs" in d["counters"]' "$out.json"; then
+		ktap_ok "run: command's exit status (7), --json is one JSON object, --prog-stats"
+	else
+		ktap_fail "run: exit status / --json" "exit $r1 (want 7), json exit $r2"
+		sed 's/^/#   /' "$out.json"
+	fi
+}
+
+t_serve_watch() {
+	local out=$work/serve bad=""
+	printf 'reset\ncounters\nhooks\nbogus\n' | "$STATS" serve --filter port 9 >"$out" 2>&1
+	head -1 "$out" | grep -q '^ready ' || bad+="no ready line, "
+	[ "$(grep -c '^\.$' "$out")" -eq 4 ] || bad+="not 4 answers, "
+	grep -q '^tx_skbs 0$' "$out" || bad+="no 'tx_skbs 0' after reset, "
+	grep -q "^# error: 'bogus'" "$out" || bad+="bogus command not refused, "
+	timeout -s INT 5 "$STATS" watch -i 0.3 >"$work/watch" 2>&1
+	[ "$(grep -c '^# t=' "$work/watch")" -ge 3 ] || bad+="watch: under 3 intervals in 5 s, "
+	grep -q '^tx_skbs [0-9]*$' "$work/watch" || bad+="watch: no counters, "
+	if [ -n "$bad" ]; then ktap_fail "serve and watch" "${bad%, }"
+	else ktap_ok "serve answers reset/counters/hooks, refuses others; watch prints deltas"; fi
+}
+
+# without kernel BTF (hidden in a mount namespace of our own): a skip, named
+t_no_btf() {
+	local r msg
+	msg=$(unshare -m sh -c 'mount -t tmpfs none /sys/kernel/btf && exec "$1" hooks' sh \
+		"$STATS" 2>&1 >/dev/null)
+	r=$?
+	if [ $r -eq 4 ] && [[ $msg == *"no kernel BTF"* ]]; then
+		ktap_ok "no BTF: exit 4 (KSFT skip), '$msg'"
+	else
+		ktap_fail "no BTF" "exit $r, '$msg'"
+	fi
+}
+
+t_hooks
+t_lo "lo gso plain socket: tx GSO, rx software segmentation" -4 127.0.0.1 ""
+t_lo "lo gso UDP_GRO socket: passthrough" -4 127.0.0.1 "-G"
+t_lo "lo gso ipv6 plain socket" -6 ::1 ""
+t_veth_swseg
+t_veth_gro
+t_veth_gro_passthrough
+t_vlan
+t_port_filter
+t_dev_filter
+t_bad_args
+t_run_status
+t_serve_watch
+t_no_btf
+ktap_finish

@@ -1,0 +1,144 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The module (kmod/) and its BPF twin (bpf/udpgso_stats) over the same
+# traffic, INSIDE a guest kernel that loads modules and has BTF (kmod_test.sh
+# can run it in the same guest boot as scripts/kmod_guest.sh).  For every
+# deterministic case each counter both give must be equal, exactly: the
+# module's, udpgso_stats' (fexit where the kernel allows it) and a second
+# udpgso_stats inside the first with UDPGSO_STATS_NO_FEXIT=1 (the counters
+# derived from tracepoints, as on a kernel that refuses fexit).
+#
+#   scripts/bpf_guest.sh --ko PATH [--out FILE] [--only CASE,...]
+#
+# One result line per case on stdout (and appended to FILE), as kmod_guest.sh:
+#   UGKMOD ok|not ok|skip <kernel>: bpf <case>: ...
+# A disagreement names the counter and the three values.
+set -u
+
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/bpf_lib.sh"
+
+usage() {
+	echo "usage: $ug_prog --ko PATH [--out FILE] [--only CASE,...]" >&2
+	exit 1
+}
+
+ko= out=/dev/null only=
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--ko) ko=${2:-}; shift 2 || usage ;;
+	--out) out=${2:-}; shift 2 || usage ;;
+	--only) only=${2:-}; shift 2 || usage ;;
+	-h | --help) ug_help; exit 0 ;;
+	*) ug_die "unknown option '$1', allowed --ko PATH, --out FILE, --only CASE,... (-h: usage)" ;;
+	esac
+done
+[ -n "$ko" ] || usage
+
+D=/sys/kernel/debug/udpgso_stats
+M=100 K=10 S=1400
+TX=$UDPGSO_BIN/udpgso_bench_tx
+RX=$UDPGSO_BIN/udpgso_bench_rx
+STATS=$UDPGSO_BIN/udpgso_stats
+kver=$(uname -v | sed -n 's/.*Debian \([0-9][0-9.]*\).*/\1/p')
+[ -n "$kver" ] || kver=$(uname -r | sed 's/[-+].*//')
+work=$(mktemp -d /tmp/ugbpfg.XXXXXX)
+
+emit() { local s=$1; shift; echo "UGKMOD $s $kver: bpf $*" | tee -a "$out"; }
+wanted() { [ -z "$only" ] || [[ ",$only," == *",$1,"* ]]; }
+
+declare -A KM BF BD
+# compare NAME: every counter udpgso_stats printed equals the module's, in
+# both modes; a counter the BPF side marks unavailable is listed, not compared
+compare() {
+	local name=$1 n bad="" same=0 unav mode
+	bl_load "$work/kmod" KM
+	bl_load "$work/bpf" BF
+	bl_load "$work/bpf_derived" BD
+	# (a counter one BPF mode marks unavailable is compared in the other)
+	for n in "${!KM[@]}"; do
+		[ -z "${BF[$n]:-}" ] && [ -z "${BD[$n]:-}" ] && continue
+		if [ "${KM[$n]}" = "${BF[$n]:-${KM[$n]}}" ] &&
+		   [ "${KM[$n]}" = "${BD[$n]:-${KM[$n]}}" ]; then
+			same=$((same + 1))
+			continue
+		fi
+		bad+="$n kmod=${KM[$n]} bpf=${BF[$n]:-absent} derived=${BD[$n]:-absent}, "
+	done
+	unav=$(grep -h '^# unavailable:' "$work/bpf" "$work/bpf_derived" | sort -u | tr '\n' ' ')
+	[ -s "$work/bpf.err" ] && bad+="$(head -2 "$work/bpf.err" | tr '\n' ' '), "
+	[ "$same" -gt 0 ] || bad+="no counter compared, "
+	if [ -n "$bad" ]; then
+		emit "not ok" "$name: ${bad%, }"
+		paste "$work/kmod" "$work/bpf" | sed 's/^/# /'
+	else
+		mode=$(sed -n '1s/^# udpgso_stats bpf \([^,]*\),.*/\1/p' "$work/bpf")
+		emit ok "$name: $same counters equal (kmod, bpf $mode, bpf derived)," \
+			"tx_gso_segs=${KM[tx_gso_segs]}${unav:+; $unav}"
+	fi
+}
+
+# one case: kmod filtered and reset, both BPF tools around the traffic
+both() {		# NAME NS_TX NS_RX DST FAMILY RXFLAGS
+	local name=$1 port
+	echo "# bpf_guest: '$name' at $((SECONDS - t0)) s" >&2
+	port=$(bl_port)
+	echo "port $port" >"$D/filter" && echo 1 >"$D/reset"
+	BL_INNER_OUT=$work/bpf_derived bl_run "$work/bpf" "$2" "$3" "$4" "$port" "$5" "$6" \
+		--filter port "$port"
+	cat "$D/counters" >"$work/kmod"
+	compare "$name"
+}
+
+t0=$SECONDS
+ug_trap_install
+defer "echo '# bpf_guest: cleanup done at '\$((SECONDS - t0))' s' >&2"
+defer "rm -rf '$work'"
+defer "rmmod udpgso_stats"
+mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
+for b in "$TX" "$RX" "$STATS"; do
+	[ -x "$b" ] || { emit skip "all: no $b (make; make -C bpf)"; exit 4; }
+done
+if [ ! -r "$D/counters" ] && ! err=$(insmod "$ko" 2>&1); then
+	emit "not ok" "load module: $err"
+	exit 1
+fi
+if ! "$STATS" hooks >"$work/hooks" 2>&1; then
+	emit skip "all: $(tail -1 "$work/hooks")"
+	exit 4
+fi
+sed 's/^/# hooks: /' "$work/hooks"
+grep -q '^# mode fexit' "$work/hooks" &&
+	emit ok "hooks: fexit attached" ||
+	emit "not ok" "hooks: fexit not attached on a kernel whose module's kretprobes attach"
+
+wanted lo4 && { ns_add l; both "lo gso plain socket" l l 127.0.0.1 -4 ""; bl_down; }
+wanted lo4gro && { ns_add l; both "lo gso UDP_GRO socket" l l 127.0.0.1 -4 "-G"; bl_down; }
+wanted lo6 && { ns_add l; both "lo gso ipv6 plain socket" l l ::1 -6 ""; bl_down; }
+if wanted swseg; then
+	bl_veth && ns_exec a ethtool -K "$BL_DA" tx-udp-segmentation off >/dev/null 2>&1
+	both "veth tx-udp-segmentation off" a b 10.71.0.2 -4 ""
+	bl_down
+fi
+if wanted gro; then
+	bl_veth && ns_exec a ethtool -K "$BL_DA" tx-udp-segmentation off tso off >/dev/null 2>&1
+	ns_exec b ethtool -K "$BL_DB" gro on >/dev/null 2>&1
+	both "veth GRO (UDP_GRO socket)" a b 10.71.0.2 -4 "-G"
+	bl_down
+fi
+if wanted vlan; then
+	if bl_vlan; then
+		both "vlan over veth" a b 10.72.0.2 -4 ""
+	else
+		emit skip "vlan over veth: no VLAN device"
+	fi
+	bl_down
+fi
+if wanted gropass; then
+	bl_veth && ns_exec a ethtool -K "$BL_DA" tso off >/dev/null 2>&1
+	ns_exec b ethtool -K "$BL_DB" gro on >/dev/null 2>&1
+	both "veth GRO on, GSO skb passed whole" a b 10.71.0.2 -4 "-G"
+	bl_down
+fi
+echo "# bpf_guest: cases done at $((SECONDS - t0)) s" >&2
+exit 0

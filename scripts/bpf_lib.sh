@@ -1,0 +1,104 @@
+# SPDX-License-Identifier: GPL-2.0
+# udpgso-lab: the traffic of the BPF counter tests (bpf_test.sh on the host,
+# scripts/bpf_guest.sh in a guest next to the module).  Source it after
+# lib.sh; it needs TX, RX, STATS (the tools), M sends of K segments of S bytes.
+#
+# shellcheck shell=bash
+
+# device names of our veth pair: unique, since a dev filter matches by name
+# in every namespace
+BL_DA=uga$$ BL_DB=ugb$$
+
+# a0 (ns a, 10.71.0.1) <-> b0 (ns b, 10.71.0.2), static neighbours: no ARP
+bl_veth() {
+	ns_add a && ns_add b && veth_pair a "$BL_DA" b "$BL_DB" || return 1
+	ns_exec a ip addr add 10.71.0.1/24 dev "$BL_DA"
+	ns_exec b ip addr add 10.71.0.2/24 dev "$BL_DB"
+	ns_exec a ip neigh replace 10.71.0.2 dev "$BL_DA" lladdr \
+		"$(ns_exec b cat "/sys/class/net/$BL_DB/address")" nud permanent
+	ns_exec b ip neigh replace 10.71.0.1 dev "$BL_DB" lladdr \
+		"$(ns_exec a cat "/sys/class/net/$BL_DA/address")" nud permanent
+}
+# a VLAN (id 5) over the veth pair: 10.72.0.1 (ns a) <-> 10.72.0.2 (ns b);
+# returns 2 when the kernel has no VLAN support
+BL_VA=uva$$ BL_VB=uvb$$
+bl_vlan() {
+	bl_veth || return 1
+	# 2: the kernel has no VLAN support (8021q)
+	ns_exec a ip link add link "$BL_DA" name "$BL_VA" type vlan id 5 2>/dev/null || return 2
+	ns_exec b ip link add link "$BL_DB" name "$BL_VB" type vlan id 5 || return 1
+	ns_exec a ip addr add 10.72.0.1/24 dev "$BL_VA"
+	ns_exec b ip addr add 10.72.0.2/24 dev "$BL_VB"
+	ns_exec a ip link set "$BL_VA" up
+	ns_exec b ip link set "$BL_VB" up
+	ns_exec a ip neigh replace 10.72.0.2 dev "$BL_VA" lladdr \
+		"$(ns_exec b cat "/sys/class/net/$BL_VB/address")" nud permanent
+	ns_exec b ip neigh replace 10.72.0.1 dev "$BL_VB" lladdr \
+		"$(ns_exec a cat "/sys/class/net/$BL_VA/address")" nud permanent
+}
+bl_down() {
+	local n
+	for n in a b l; do ip netns del "$(ns_name $n)" 2>/dev/null; done
+	return 0
+}
+bl_port() { echo $((RANDOM % 20000 + 20000)); }
+
+# wait up to 30 s for a UDP port (a guest under TCG may be slow)
+bl_wait_port() {	# NS PORT
+	local w
+	for w in 1 2 3 4 5 6; do
+		ns_wait_udp_port "$1" "$2" && return 0
+	done
+	return 1
+}
+
+# bl_run OUT NS_TX NS_RX DST PORT FAMILY RXFLAGS [STATS-OPTIONS...]:
+# a receiver in NS_RX, then `udpgso_stats run STATS-OPTIONS -- (M GSO sends
+# of K segments from NS_TX; 0.5 s for the receive side)` into OUT.
+# Returns 1 (reason in OUT.err) when the receiver or the sender failed,
+# the tool's status otherwise (4: no BPF)
+bl_run() {
+	local out=$1 nstx=$2 nsrx=$3 dst=$4 port=$5 fam=$6 rxflags=$7 rxpid rc
+	shift 7
+	: >"$out.err"
+	# shellcheck disable=SC2086
+	timeout 120 ip netns exec "$(ns_name "$nsrx")" "$RX" "$fam" -p "$port" $rxflags \
+		>/dev/null 2>&1 &
+	rxpid=$!
+	if ! bl_wait_port "$nsrx" "$port"; then
+		kill "$rxpid" 2>/dev/null
+		wait "$rxpid" 2>/dev/null
+		echo "receiver did not bind port $port" >>"$out.err"
+		return 1
+	fi
+	local -a traffic=(sh -c 'ip netns exec "$1" timeout 60 "$2" "$3" -D "$4" -p "$5" \
+		-s "$6" -S "$7" -M "$8" >/dev/null && sleep 0.5' sh \
+		"$(ns_name "$nstx")" "$TX" "$fam" "$dst" "$port" $((K * S)) "$S" "$M")
+	# BL_INNER_OUT=FILE: a second udpgso_stats inside the first, with the
+	# derived counters (UDPGSO_STATS_NO_FEXIT), over the same traffic
+	if [ -n "${BL_INNER_OUT:-}" ]; then
+		traffic=(sh -c 'o=$1; shift; UDPGSO_STATS_NO_FEXIT=1 exec "$@" >"$o"' sh \
+			"$BL_INNER_OUT" "$STATS" run "$@" -- "${traffic[@]}")
+	fi
+	# BL_STATS_NS=NS: the tool runs in that namespace (a dev filter's)
+	if [ -n "${BL_STATS_NS:-}" ]; then
+		ns_exec "$BL_STATS_NS" "$STATS" run "$@" -- "${traffic[@]}" >"$out" 2>>"$out.err"
+	else
+		"$STATS" run "$@" -- "${traffic[@]}" >"$out" 2>>"$out.err"
+	fi
+	rc=$?
+	kill "$rxpid" 2>/dev/null
+	wait "$rxpid" 2>/dev/null
+	return $rc
+}
+
+# bl_load FILE ARRAY: the 'name value' lines of FILE into an associative array
+bl_load() {
+	local -n _a=$2
+	local n v
+	_a=()
+	while read -r n v; do
+		case "$n" in '#'* | '' | histogram) continue ;; esac
+		_a[$n]=$v
+	done <"$1"
+}

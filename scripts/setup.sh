@@ -1,0 +1,183 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# setup.sh: install what `make run` / `make check` need and this machine
+# lacks, once: Debian packages with apt-get (one `apt-get update` first),
+# virtme-ng in a venv.  Prints one line per group it installs and nothing
+# when everything is there.  The Makefile calls it before `run` and `check`;
+# .ci/run calls it too.
+#
+#   scripts/setup.sh [--for run|check] [--check]
+#
+#   --for run|check  what the tools are needed for (default: check, the superset)
+#   --check          only report: one line per missing group, exit 1 when
+#                    anything is missing, 0 when nothing is; installs nothing
+#
+# Not root, or no apt-get: one line naming what is missing and the command
+# that would install it, exit 1.  UG_SETUP=0 skips the step (the Makefile
+# does not call it then).  UG_VNG_VENV: where virtme-ng goes
+# (default /opt/udpgso-vng).
+set -eu
+
+prog=setup.sh
+venv=${UG_VNG_VENV:-/opt/udpgso-vng}
+# the interpreter the scripts use for reports: Debian's, whose
+# python3-matplotlib it imports, even where another python3 comes first
+py=python3
+[ -x /usr/bin/python3 ] && py=/usr/bin/python3
+
+usage() {
+	cat <<EOF
+usage: $prog [--for run|check] [--check]
+  --for run|check  what to set up for: \`make run\` (build, ethtool, perf,
+                   plots, BPF counters) or \`make check\` (all of run, plus
+                   nft/iptables, strace, guests, kernel source, virtme-ng)
+                   (default: check)
+  --check          report what is missing and exit 1 if anything is;
+                   install nothing
+EOF
+}
+
+want=check report=0
+while [ $# -gt 0 ]; do
+	case "$1" in
+	-h | --help) usage; exit 0 ;;
+	--for)
+		[ $# -ge 2 ] || { echo "$prog: --for: needs a value, allowed run, check" >&2; exit 1; }
+		case "$2" in
+		run | check) want=$2 ;;
+		*) echo "$prog: --for '$2': allowed run, check" >&2; exit 1 ;;
+		esac
+		shift ;;
+	--check) report=1 ;;
+	*) echo "$prog: unknown option '$1', allowed --for run|check, --check, -h" >&2; exit 1 ;;
+	esac
+	shift
+done
+
+# ---- the groups --------------------------------------------------------------
+# GROUP|FOR|CHECKS|PACKAGES|WHAT
+#   FOR:    run (needed by both commands) or check (by make check only)
+#   CHECKS: cmd:NAME (on PATH), file:GLOB (exists), py:MODULE (python3
+#           imports it), k612 (a Debian 6.12 guest kernel with its headers),
+#           vng (virtme-ng on PATH or in the venv)
+#   PACKAGES: Debian packages that provide them (@k612: the newest 6.12
+#           image and headers; @vng: the pip venv)
+groups='build|run|cmd:cc cmd:make|build-essential|compiler and make
+net|run|cmd:ip cmd:ethtool cmd:ss cmd:tc|iproute2 ethtool|namespaces, veth, offload switches
+proc|run|cmd:ps cmd:pkill cmd:killall cmd:timeout|procps psmisc coreutils|process control
+perf|run|cmd:perf|linux-perf|CPU cost (perf stat)
+python|run|cmd:python3 py:matplotlib|python3 python3-matplotlib|results and plots
+bpf|run|cmd:clang cmd:llvm-strip cmd:bpftool file:/usr/include/bpf/libbpf.h|clang llvm libbpf-dev bpftool|the BPF counters (bpf/udpgso_stats)
+firewall|check|cmd:nft cmd:iptables|nftables iptables|GRO counters and DNAT cases
+trace|check|cmd:strace cmd:rsync cmd:git cmd:perl cmd:bc cmd:xz|strace rsync git perl bc xz-utils|syscall checks, kselftest install
+ssh|check|cmd:ssh cmd:sshd cmd:ssh-keygen|openssh-client openssh-server|the A/B remote path over ssh
+ksource|check|file:/usr/src/linux-source-6.1.tar.xz|linux-source-6.1|kselftest drop-in and upstream tools
+guest|check|cmd:qemu-system-x86_64 cmd:busybox cmd:udevadm cmd:insmod|qemu-system-x86 busybox-static udev kmod|virtme-ng guests
+k61|check|file:/boot/vmlinuz-6.1.*-amd64 file:/usr/src/linux-headers-6.1.*-amd64/Makefile|linux-image-amd64 linux-headers-amd64|the Debian 6.1 guest kernel and headers
+k612|check|k612|@k612|the Debian 6.12 guest kernel and headers
+venv|check|cmd:python3 py:venv py:ensurepip|python3-venv|a venv for virtme-ng
+vng|check|vng|@vng|virtme-ng (pip, in a venv)'
+
+have() {		# CHECK: 0 when present
+	local c=$1 g
+	case "$c" in
+	cmd:*) command -v "${c#cmd:}" >/dev/null 2>&1 ;;
+	file:*)
+		# shellcheck disable=SC2086
+		for g in ${c#file:}; do [ -e "$g" ] && return 0; done
+		return 1 ;;
+	py:*) command -v "$py" >/dev/null 2>&1 &&
+		"$py" -c "import ${c#py:}" >/dev/null 2>&1 ;;
+	k612)
+		for g in /boot/vmlinuz-6.12.*-amd64; do
+			[ -e "$g" ] || continue
+			g=${g#/boot/vmlinuz-}
+			[ -f "/usr/src/linux-headers-$g/Makefile" ] && return 0
+		done
+		return 1 ;;
+	vng) command -v vng >/dev/null 2>&1 || [ -x "$venv/bin/vng" ] ;;
+	*) return 1 ;;
+	esac
+}
+
+# the newest 6.12 guest kernel apt knows: "image headers", or nothing
+k612_pkgs() {
+	local v
+	v=$(apt-cache search --names-only '^linux-image-6\.12\.[0-9]+\+deb12-amd64-unsigned$' 2>/dev/null |
+		awk '{print $1}' | sed 's/^linux-image-//; s/-unsigned$//' | sort -V | tail -1)
+	[ -n "$v" ] && echo "linux-image-$v-unsigned linux-headers-$v"
+}
+
+# ---- what is missing ------------------------------------------------------------
+missing=() mpkgs=() mtools=()
+while IFS='|' read -r g for checks pkgs what; do
+	[ "$want" = check ] || [ "$for" = run ] || continue
+	lack=()
+	for c in $checks; do have "$c" || lack+=("${c#*:}"); done
+	[ ${#lack[@]} -gt 0 ] || continue
+	missing+=("$g|$pkgs|$what|${lack[*]}")
+	mtools+=("${lack[@]}")
+	case "$pkgs" in @*) ;; *) read -ra p <<<"$pkgs"; mpkgs+=("${p[@]}") ;; esac
+done <<<"$groups"
+
+[ ${#missing[@]} -gt 0 ] || exit 0
+
+if [ "$report" = 1 ]; then
+	for m in "${missing[@]}"; do
+		IFS='|' read -r g pkgs what lack <<<"$m"
+		echo "missing $g: $lack ($what; $pkgs)"
+	done
+	exit 1
+fi
+
+install_cmd="apt-get update && apt-get install --no-install-recommends ${mpkgs[*]}"
+[ ${#mpkgs[@]} -gt 0 ] || install_cmd=
+for m in "${missing[@]}"; do
+	case "$m" in
+	k612\|*) install_cmd+="${install_cmd:+; }apt-get install the newest linux-image-6.12.*+deb12-amd64-unsigned and its linux-headers" ;;
+	vng\|*) install_cmd+="${install_cmd:+; }python3 -m venv $venv && $venv/bin/pip install virtme-ng" ;;
+	esac
+done
+if [ "$(id -u)" -ne 0 ] || ! command -v apt-get >/dev/null 2>&1; then
+	why="not root"
+	[ "$(id -u)" -ne 0 ] || why="no apt-get"
+	echo "$prog: missing ${mtools[*]} ($why, cannot install): as root run: $install_cmd" >&2
+	exit 1
+fi
+
+# ---- install ------------------------------------------------------------------------
+export DEBIAN_FRONTEND=noninteractive
+apt_log=$(mktemp)
+trap 'rm -f "$apt_log"' EXIT
+apt_run() {		# ARGS: apt-get quietly; its output only on failure
+	if ! apt-get "$@" >"$apt_log" 2>&1; then
+		tail -20 "$apt_log" >&2
+		echo "$prog: apt-get $* failed" >&2
+		exit 1
+	fi
+}
+updated=0
+for m in "${missing[@]}"; do
+	IFS='|' read -r g pkgs what lack <<<"$m"
+	case "$pkgs" in @vng) continue ;; esac
+	if [ "$updated" = 0 ]; then apt_run update; updated=1; fi
+	if [ "$pkgs" = @k612 ]; then
+		pkgs=$(k612_pkgs) || { echo "$prog: no linux-image-6.12.*+deb12-amd64-unsigned in apt's lists (bookworm-security)" >&2; exit 1; }
+	fi
+	echo "$prog: installing $g ($what): $pkgs"
+	# shellcheck disable=SC2086
+	apt_run install -y --no-install-recommends $pkgs
+done
+for m in "${missing[@]}"; do
+	case "$m" in
+	vng\|*)
+		echo "$prog: installing vng (virtme-ng, pip) into $venv"
+		{ [ -x "$venv/bin/pip" ] || python3 -m venv "$venv"; } >"$apt_log" 2>&1 &&
+			"$venv/bin/pip" install --quiet virtme-ng >>"$apt_log" 2>&1 || {
+				tail -20 "$apt_log" >&2
+				echo "$prog: pip install virtme-ng into $venv failed" >&2
+				exit 1
+			} ;;
+	esac
+done
+exit 0

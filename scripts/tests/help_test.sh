@@ -1,0 +1,42 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Every tool (the C tools from $UDPGSO_BIN) and script of the project: -h and --help print the usage on
+# stdout and exit 0; an unknown option prints one line on stderr, nothing on
+# stdout, and exits 1 (before any test runs or anything is set up).
+set -u
+. "$(dirname "$0")/../lib.sh"
+ug_no_args "$@"
+
+ktap_header
+cd "$UG_TOP" || exit 1
+tools="udpgso_bench_tx udpgso_bench_rx udpgso"
+scripts="udpgso_bench.sh udpgso.sh udpgro.sh udpgro_fwd.sh scripts_test.sh
+	kselftest_test.sh kmod_test.sh scripts/udpgso_ab.sh scripts/snapshot.sh
+	scripts/ksft_run.sh scripts/setup.sh scripts/modes.sh
+	scripts/bench_vs_upstream.sh scripts/vng_run.sh scripts/kmod_bench.sh
+	scripts/tests/setup_test.sh scripts/tests/help_test.sh
+	bpf_test.sh scripts/bpf_guest.sh scripts/bpf_bench.sh"
+tmp=$(mktemp -d)
+defer "rm -rf '$tmp'"
+
+for s in $tools $scripts; do
+	p=./$s
+	case " $tools " in *" $s "*) p=$UDPGSO_BIN/$s ;; esac
+	for o in -h --help; do
+		timeout 20 "$p" "$o" >"$tmp/out" 2>"$tmp/err"
+		rc=$?
+		if [ "$rc" = 0 ] && [ -s "$tmp/out" ] && [ ! -s "$tmp/err" ]; then
+			ktap_ok "$s $o: usage, exit 0 ($(wc -l <"$tmp/out") lines)"
+		else
+			ktap_fail "$s $o" "exit $rc, $(wc -l <"$tmp/out") stdout lines, stderr '$(head -1 "$tmp/err")'"
+		fi
+	done
+	timeout 20 "$p" --no-such-option >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	if [ "$rc" = 1 ] && [ ! -s "$tmp/out" ] && [ "$(wc -l <"$tmp/err")" = 1 ]; then
+		ktap_ok "$s --no-such-option: exit 1: $(cat "$tmp/err")"
+	else
+		ktap_fail "$s --no-such-option" "exit $rc, $(wc -l <"$tmp/out") stdout lines, $(wc -l <"$tmp/err") stderr lines"
+	fi
+done
+ktap_finish
