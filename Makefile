@@ -12,7 +12,8 @@ TEST_PROGS := udpgso_bench.sh udpgso.sh udpgro.sh udpgro_fwd.sh \
 USER_TESTS := udpgso_bench.sh udpgso.sh udpgro.sh udpgro_fwd.sh
 # tests of the harness itself (not of the kernel): run by `make check`,
 # not part of the kselftest collection
-HARNESS_TESTS := scripts/tests/setup_test.sh scripts/tests/help_test.sh
+HARNESS_TESTS := scripts/tests/setup_test.sh scripts/tests/help_test.sh \
+		 scripts/tests/compare_test.sh
 TEST_FILES := settings config scripts kmod
 
 COMMON := udpgso_common.c
@@ -62,7 +63,8 @@ else
 OUTPUT ?= $(CURDIR)
 BINS := $(addprefix $(OUTPUT)/,$(TEST_GEN_FILES))
 
-.PHONY: all run_tests check run modes bench kmod bpf install clean setup
+.PHONY: all run_tests check run modes bench kmod kmod-debug-check kmod-icount bpf install clean setup \
+	compare
 all: $(BINS) bpf
 
 # the BPF twin of kmod/ (bpf/udpgso_stats): without clang, bpftool,
@@ -116,6 +118,15 @@ run:
 	@$(MAKE) --no-print-directory all
 	@UDPGSO_BIN=$(OUTPUT) ./scripts/udpgso_ab.sh
 
+# two results directories of `make run` compared, a verdict per configuration
+# (docs/compare.md): exit 1 on a regression, 2 on bad input; ARGS="--out DIR
+# --threshold 3 ..." passes options; Debian's python3 has matplotlib
+PY_PLOT := $(if $(wildcard /usr/bin/python3),/usr/bin/python3,python3)
+compare:
+	@test -n "$(OLD)" && test -n "$(NEW)" || \
+		{ echo "make compare: set OLD=DIR NEW=DIR (results directories)" >&2; exit 2; }
+	@$(PY_PLOT) ./scripts/ab_compare.py $(ARGS) "$(OLD)" "$(NEW)"
+
 # a quick look: every send and receive mode once, side by side, on lo
 modes: all
 	@UDPGSO_BIN=$(OUTPUT) ./scripts/modes.sh
@@ -126,6 +137,16 @@ bench: all
 
 kmod:
 	$(MAKE) -C kmod
+
+# the module on a debug kernel (KASAN, lockdep, PROVE_RCU, DEBUG_OBJECTS,
+# KMEMLEAK) built from linux-source-6.1 into /var/cache/udpgso-lab/kdebug,
+# then reused; installs missing build tools first (scripts/kmod_debug_kernel.sh)
+kmod-debug-check: all
+	@UDPGSO_BIN=$(OUTPUT) ./scripts/kmod_debug_kernel.sh --setup
+
+# the module's cost in guest instructions (a benchmark: scripts/kmod_icount.sh)
+kmod-icount: all
+	@UDPGSO_BIN=$(OUTPUT) ./scripts/kmod_icount.sh
 
 # INSTALL_PATH is a kselftest install root (what the kernel's `make -C
 # tools/testing/selftests install` makes): the suite goes to

@@ -53,8 +53,45 @@ usage: $ug_prog [options]
   --no-perf          no perf stat (CPU cost from /proc/stat only)
   --no-plots         no plots
   --dry-run          validate and print the matrix, change nothing
+  --baseline DIR     run the matrix of results directory DIR again (options
+                     given here as well override DIR's), then compare with
+                     ab_compare.py (docs/compare.md): exit 1 on a regression
 EOF
 }
+
+# --baseline DIR: this script again with DIR's matrix (ab_compare.py
+# --matrix-args: preset or --ab, --tx, --rx, -n, -l, --size, --segs) and the
+# other options given, then ab_compare.py $UG_COMPARE_ARGS DIR NEW --out
+# NEW/compare; exit:
+# the run's when it failed, else the comparison's (0 within noise or better,
+# 1 a regression, 2 nothing to compare)
+for ((bl_i = 1; bl_i <= $#; bl_i++)); do
+	[ "${!bl_i}" = --baseline ] || continue
+	bl_j=$((bl_i + 1))
+	bl=${!bl_j:-}
+	[ -n "$bl" ] || ug_die "--baseline: needs a results directory (see -h)"
+	bl_args=$("$AB_DIR/ab_compare.py" --matrix-args "$bl" 2>&1) ||
+		ug_die "--baseline: ${bl_args#ab_compare.py: }"
+	mapfile -t bl_opts <<<"$bl_args"
+	bl_rest=("${@:1:bl_i-1}" "${@:bl_j+1}")
+	case " ${bl_rest[*]} " in *" --dry-run "*) exec "$0" "${bl_opts[@]}" "${bl_rest[@]}" ;; esac
+	bl_log=$(mktemp) || ug_die "--baseline: mktemp failed"
+	trap 'rm -f "$bl_log"' EXIT
+	# its stderr (progress, "results in DIR") also to bl_log, stdout as is
+	{ "$0" "${bl_opts[@]}" "${bl_rest[@]}" 2>&1 >&3 3>&- | tee "$bl_log" >&2; } 3>&1
+	bl_rc=${PIPESTATUS[0]}
+	bl_new=$(sed -n "s/^$ug_prog: results in //p" "$bl_log" | tail -1)
+	[ -n "$bl_new" ] || exit "$bl_rc"
+	bl_py=python3
+	[ -x /usr/bin/python3 ] && bl_py=/usr/bin/python3
+	# shellcheck disable=SC2086 # UG_COMPARE_ARGS: ab_compare.py options, e.g. --family
+	"$bl_py" "$AB_DIR/ab_compare.py" ${UG_COMPARE_ARGS:-} "$bl" "$bl_new" --out "$bl_new/compare"
+	bl_crc=$?
+	[ ! -d "$bl_new/compare" ] ||
+		echo "$ug_prog: comparison with $bl in $bl_new/compare (exit $bl_crc)" >&2
+	[ "$bl_rc" = 0 ] || exit "$bl_rc"
+	exit "$bl_crc"
+done
 
 # ---- options -------------------------------------------------------------------
 reps=3 secs=3 size=1472 segs=44 preset= a_spec= b_spec= have_ab=0

@@ -11,9 +11,12 @@
 # nested guest hangs, so the probe fails and TCG is used).  The probe result
 # is taken from $UG_VNG_ACCEL (kvm|tcg) when set: callers booting several
 # guests run --probe-accel once and export it.  UG_VNG_VERBOSE=1 adds the
-# guest kernel's console to stderr.  Exit: the command's exit code, 124 when
-# the guest timed out, 255 when it died (vng got no exit code: a panic shows
-# on the console), 4 when vng or qemu is missing (the reason on stderr).
+# guest kernel's console to stderr; UG_VNG_QEMU_OPTS more qemu options (one
+# string, e.g. a TCG plugin: scripts/kmod_icount.sh); UG_VNG_APPEND more
+# kernel command line (e.g. slub_debug: scripts/kmod_debug_kernel.sh).
+# Exit: the command's exit code, 124 when the guest timed out, 255 when it
+# died (vng got no exit code: a panic shows on the console), 4 when vng or
+# qemu is missing (the reason on stderr).
 set -u
 
 . "$(dirname "$0")/lib.sh"
@@ -98,6 +101,8 @@ tcg)	# one host thread runs all vCPUs: with a thread per vCPU (MTTCG) the
 	vng+=(--disable-kvm "--qemu-opts=-accel tcg,thread=single" --append no_timer_check) ;;
 *) ug_die "UG_VNG_ACCEL '$accel': allowed kvm or tcg" ;;
 esac
+[ -n "${UG_VNG_QEMU_OPTS:-}" ] && vng+=("--qemu-opts=$UG_VNG_QEMU_OPTS")
+[ -n "${UG_VNG_APPEND:-}" ] && vng+=("--append=$UG_VNG_APPEND")
 
 # timeout without --foreground leads a process group, vng and qemu, and
 # signals all of it on expiry; when we are stopped, the group is too (else

@@ -14,6 +14,7 @@ scripts="udpgso_bench.sh udpgso.sh udpgro.sh udpgro_fwd.sh scripts_test.sh
 	kselftest_test.sh kmod_test.sh scripts/udpgso_ab.sh scripts/snapshot.sh
 	scripts/ksft_run.sh scripts/setup.sh scripts/modes.sh
 	scripts/bench_vs_upstream.sh scripts/vng_run.sh scripts/kmod_bench.sh
+	scripts/kmod_debug_kernel.sh scripts/kmod_icount.sh
 	scripts/tests/setup_test.sh scripts/tests/help_test.sh
 	bpf_test.sh scripts/bpf_guest.sh scripts/bpf_bench.sh"
 tmp=$(mktemp -d)

@@ -1,0 +1,478 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""ab_compare.py OLD NEW: compare two udpgso_ab.sh results directories
+(before/after a patch, two kernels) and give a verdict per configuration.
+
+Configurations pair by (tx mode, rx mode, setting).  For each pair and each
+metric (throughput rx_MBps, CPU cost_per_GiB, loss_pct; proc_cpu_s_per_GiB on
+request) the change of NEW against OLD is the Hodges-Lehmann estimate over the
+per-repetition values with the exact Mann-Whitney confidence interval (on the
+log scale: a relative change; loss in percentage points).  A metric is a
+"regression" or an "improvement" only when its whole interval lies strictly
+beyond the threshold (default 5%; loss 2 points) on that side, otherwise
+"within noise"; a configuration is a regression when any metric is.
+docs/compare.md has the method, its assumptions and the bisect recipe.
+
+Exit: 1 when any configuration is a regression, 0 otherwise, 2 on bad input
+(one line each: a missing directory, bad JSON, a schema mismatch, a
+configuration that does not pair).
+
+  ab_compare.py OLD NEW [--threshold PCT] [--level PCT] [--json] [--out DIR]
+  ab_compare.py --matrix-args DIR    the udpgso_ab.sh options that rerun DIR's
+                                     matrix, one per line (--baseline uses it)
+"""
+
+import argparse
+import json
+import math
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import compare_stats as cs  # noqa: E402
+
+PROG = os.path.basename(sys.argv[0])
+SCHEMAS = (1,)
+# name -> (label, unit of the change, which way is better, scale)
+METRICS = {
+    "rx_MBps": ("throughput", "%", "higher", "ratio"),
+    "cost_per_GiB": ("CPU cost/GiB", "%", "lower", "ratio"),
+    "proc_cpu_s_per_GiB": ("tool CPU/GiB", "%", "lower", "ratio"),
+    # results of udpgso_ab.sh with interval-driven repetition (issue 17) add
+    # the tools' rusage + softirq cost per GiB
+    "cpu_cost_per_GiB": ("tool+softirq CPU/GiB", "%", "lower", "ratio"),
+    "loss_pct": ("loss", "pp", "lower", "abs"),
+}
+DEFAULT_METRICS = "rx_MBps,cost_per_GiB,loss_pct"
+KEY_FIELDS = ("tx_mode", "rx_mode", "setting")
+
+
+class BadInput(Exception):
+    """Bad input: one or more lines, exit 2."""
+
+    def __init__(self, lines):
+        super().__init__("\n".join(lines) if isinstance(lines, list) else lines)
+        self.lines = lines if isinstance(lines, list) else [lines]
+
+
+class Parser(argparse.ArgumentParser):
+    def error(self, message):
+        raise BadInput("%s (see -h)" % message)
+
+
+# ---- reading ------------------------------------------------------------------------
+def load(path, side):
+    """results.json of a results directory, checked enough to be compared."""
+    if not os.path.isdir(path):
+        raise BadInput("%s '%s': no such directory" % (side, path))
+    fn = os.path.join(path, "results.json")
+    if not os.path.isfile(fn):
+        raise BadInput("%s '%s': no results.json (not a udpgso_ab.sh results directory)"
+                       % (side, path))
+    try:
+        with open(fn) as f:
+            res = json.load(f)
+    except (ValueError, OSError) as e:
+        raise BadInput("%s '%s': bad JSON: %s" % (side, fn, str(e).splitlines()[0]))
+    if not isinstance(res, dict):
+        raise BadInput("%s '%s': schema mismatch: not a JSON object" % (side, fn))
+    schema = res.get("schema")
+    if schema not in SCHEMAS:
+        raise BadInput("%s '%s': schema mismatch: schema %r, allowed %s"
+                       % (side, fn, schema, ", ".join(map(str, SCHEMAS))))
+    if res.get("tool", "udpgso_ab") != "udpgso_ab":
+        raise BadInput("%s '%s': schema mismatch: tool %r, allowed udpgso_ab"
+                       % (side, fn, res.get("tool")))
+    runs = res.get("runs")
+    if not isinstance(runs, list) or not runs:
+        raise BadInput("%s '%s': schema mismatch: no runs list" % (side, fn))
+    for i, r in enumerate(runs, 1):
+        if not isinstance(r, dict):
+            raise BadInput("%s '%s': schema mismatch: run %d is not an object" % (side, fn, i))
+        for k in KEY_FIELDS:
+            if not isinstance(r.get(k), str):
+                raise BadInput("%s '%s': schema mismatch: run %d has no '%s'" % (side, fn, i, k))
+    res["_path"] = path
+    return res
+
+
+def number(v):
+    """v as a finite float, else None (absent, null, text, NaN)."""
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        return None
+    return float(v) if math.isfinite(v) else None
+
+
+def group(res):
+    """(tx, rx, setting) -> {"ok": [runs], "bad": {status: count}}, in the
+    order the configurations first appear."""
+    out = {}
+    for r in res["runs"]:
+        g = out.setdefault(tuple(r[k] for k in KEY_FIELDS), {"ok": [], "bad": {}})
+        st = r.get("status", "ok")
+        if st == "ok":
+            g["ok"].append(r)
+        else:
+            g["bad"][st] = g["bad"].get(st, 0) + 1
+    return out
+
+
+def cname(key):
+    return "%s/%s %s" % key
+
+
+def pair(old, new, ignore_settings):
+    """The pairs; BadInput naming every configuration or setting that does
+    not match."""
+    go, gn = group(old), group(new)
+    errs = []
+    for k in go:
+        if k not in gn:
+            errs.append("unpaired configuration %s: only in OLD" % cname(k))
+    for k in gn:
+        if k not in go:
+            errs.append("unpaired configuration %s: only in NEW" % cname(k))
+    so, sn = old.get("settings") or {}, new.get("settings") or {}
+    if not ignore_settings and isinstance(so, dict) and isinstance(sn, dict):
+        for s in sorted({k[2] for k in go} & {k[2] for k in gn}):
+            if s in so and s in sn and so[s] != sn[s]:
+                errs.append("setting %s differs: OLD '%s', NEW '%s' (--ignore-settings compares"
+                            " anyway)" % (s, so[s], sn[s]))
+    if errs:
+        raise BadInput(errs)
+    first = {}
+    for k in go:
+        first.setdefault(k[:2], len(first))
+    return [(k, go[k], gn[k]) for k in sorted(go, key=lambda k: (first[k[:2]], k[2]))]
+
+
+# ---- comparing -------------------------------------------------------------------------
+def compare_metric(name, old_runs, new_runs, args, want, need):
+    """One metric of one pair: medians, the change with its interval at
+    coverage want (or the highest the repetitions allow), and a verdict
+    when the coverage reached is at least need."""
+    label, unit, better, scale = METRICS[name]
+    xo = [v for v in (number(r.get(name)) for r in old_runs) if v is not None]
+    xn = [v for v in (number(r.get(name)) for r in new_runs) if v is not None]
+    m = {"metric": name, "label": label, "unit": unit, "better": better, "n_old": len(xo),
+         "n_new": len(xn), "old_median": cs.median(xo) if xo else None,
+         "new_median": cs.median(xn) if xn else None}
+    if not xo or not xn:
+        m.update(verdict="n/a", note="no values")
+        return m
+    if scale == "ratio" and (min(xo) <= 0 or min(xn) <= 0):
+        m.update(verdict="n/a", note="a value <= 0: no ratio")
+        return m
+    c = cs.change(xo, xn, want, scale)
+    thr = args.threshold / 100.0 if scale == "ratio" else args.loss_threshold
+    v = cs.verdict(c["lo"], c["hi"], thr, better, c["level"], need)
+    f = 100.0 if scale == "ratio" else 1.0
+    m.update(est=c["est"] * f, lo=c["lo"] * f, hi=c["hi"] * f, level=c["level"], verdict=v)
+    if c["level"] < need - 1e-12:
+        r = cs.reps_for_level(need)
+        m["note"] = ("interval reaches %.1f%%, a verdict needs %.2f%%: too few repetitions"
+                     " (%d/%d; %s a side would do)" % (100 * c["level"], 100 * need, len(xo),
+                                                       len(xn), r or "over 50"))
+    return m
+
+
+def compare(old, new, args):
+    """Every pair's verdict.  The level per interval: args.level, or with
+    --family the Bonferroni level over all intervals that can give a
+    verdict (pairs with runs on both sides x metrics)."""
+    paired = pair(old, new, args.ignore_settings)
+    cells = sum(len(args.metrics) for _, go, gn in paired if go["ok"] and gn["ok"])
+    want = args.level / 100.0
+    if args.family:
+        want = need = cs.family_level(want, cells)
+    else:
+        need = cs.MIN_LEVEL
+    args.cells, args.want = cells, want
+    pairs = []
+    for key, go, gn in paired:
+        p = dict(zip(KEY_FIELDS, key))
+        p["runs_old"], p["runs_new"] = len(go["ok"]), len(gn["ok"])
+        if not go["ok"] or not gn["ok"]:
+            side = "NEW" if go["ok"] else "OLD"
+            bad = gn["bad"] if go["ok"] else go["bad"]
+            why = ", ".join("%d %s" % (n, s) for s, n in sorted(bad.items())) or "none"
+            # it worked before and not now: that is a regression too
+            p["verdict"] = "regression" if side == "NEW" else "not compared"
+            p["note"] = "no successful run in %s (%s)" % (side, why)
+            p["metrics"] = {}
+        else:
+            p["metrics"] = {n: compare_metric(n, go["ok"], gn["ok"], args, want, need)
+                            for n in args.metrics}
+            p["verdict"] = cs.combine([m["verdict"] for m in p["metrics"].values()])
+        pairs.append(p)
+    return pairs
+
+
+def side_info(res):
+    return {k: res.get(k) for k in ("label", "kernel", "host", "preset", "settings", "reps",
+                                     "secs", "command")} | {"path": res["_path"]}
+
+
+def report(old, new, args):
+    pairs = compare(old, new, args)
+    count = {}
+    for p in pairs:
+        count[p["verdict"]] = count.get(p["verdict"], 0) + 1
+    levels = sorted({m["level"] for p in pairs for m in p["metrics"].values() if "level" in m})
+    # under no change, a cell is called a regression with probability at
+    # most (1 - level) / 2: their sum bounds the expected false regressions
+    bound = sum((1.0 - m["level"]) / 2 for p in pairs for m in p["metrics"].values()
+                if "level" in m)
+    return {
+        "tool": "ab_compare", "schema": 1, "old": side_info(old), "new": side_info(new),
+        "method": "Hodges-Lehmann shift of NEW against OLD over the per-repetition values "
+                  "with the exact Mann-Whitney interval (log scale for ratios, raw for loss)",
+        "rule": "regression/improvement only when the whole interval lies strictly beyond "
+                "the threshold on that side; a configuration is a regression when any "
+                "metric is",
+        "level_requested": args.level / 100.0, "levels_used": levels,
+        "family": args.family, "cells": args.cells, "level_per_interval": args.want,
+        "false_regressions_bound": bound,
+        "threshold_pct": args.threshold, "loss_threshold_pp": args.loss_threshold,
+        "metrics": args.metrics, "pairs": pairs, "count": count,
+        "exit": 1 if count.get("regression") else 0,
+    }
+
+
+# ---- output ----------------------------------------------------------------------------
+def fmt_change(m):
+    if m["verdict"] == "n/a":
+        return "n/a"
+    u = m["unit"]
+    return "%+.1f%s [%+.1f, %+.1f]" % (m["est"], u, m["lo"], m["hi"])
+
+
+def fmt_val(v):
+    if v is None:
+        return "-"
+    return "%.3g" % v if abs(v) < 100 else "%.0f" % v
+
+
+def markdown(rep):
+    o, n = rep["old"], rep["new"]
+    lv = ", ".join("%.1f%%" % (100 * x) for x in rep["levels_used"]) or "-"
+    L = ["# ab_compare: %s -> %s" % (o["path"], n["path"]), "",
+         "- OLD: %s (kernel %s, %s reps x %s s)" % (o["path"], o["kernel"], o["reps"], o["secs"]),
+         "- NEW: %s (kernel %s, %s reps x %s s)" % (n["path"], n["kernel"], n["reps"], n["secs"]),
+         "- method: %s; interval level used %s (asked %.0f%%)" % (
+             rep["method"], lv, 100 * rep["level_requested"]),
+         "- rule: %s; threshold %g%% (loss: %g points)" % (
+             rep["rule"], rep["threshold_pct"], rep["loss_threshold_pp"]),
+         "- errors: %s" % (
+             "--family: each interval at %.3f%% (Bonferroni over %d intervals), so the chance"
+             " of any false verdict is at most %.0f%%" % (
+                 100 * rep["level_per_interval"], rep["cells"], 100 * rep["level_requested"])
+             if rep["family"] else
+             "per interval, not for the whole table: under no change each interval gives a"
+             " false regression with probability at most (1 - level)/2, here at most %.2f"
+             " expected over its %d intervals (--family for a family-wise guarantee)" % (
+                 rep["false_regressions_bound"], rep["cells"])),
+         "- verdicts: %s" % ", ".join("%d %s" % (c, v) for v, c in sorted(rep["count"].items())),
+         ""]
+    mets = rep["metrics"]
+    head = ["tx", "rx", "setting", "reps old/new"]
+    for name in mets:
+        lab, u = METRICS[name][0], METRICS[name][1]
+        head += ["%s old -> new" % lab, "%s change (%s) [interval]" % (lab, u)]
+    head.append("verdict")
+    L += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for p in rep["pairs"]:
+        row = [p["tx_mode"], p["rx_mode"], p["setting"], "%d/%d" % (p["runs_old"], p["runs_new"])]
+        for name in mets:
+            m = p["metrics"].get(name)
+            if m is None:
+                row += ["-", "-"]
+                continue
+            row += ["%s -> %s" % (fmt_val(m["old_median"]), fmt_val(m["new_median"])),
+                    fmt_change(m) + ("" if m["verdict"] in ("within noise", "n/a")
+                                     else " **%s**" % m["verdict"])]
+        v = p["verdict"]
+        row.append("**%s**" % v if v in ("regression", "improvement") else v)
+        L.append("| " + " | ".join(row) + " |")
+    # one line per distinct note, naming where it applies
+    notes = {}
+    for p in rep["pairs"]:
+        where = "%s/%s %s" % (p["tx_mode"], p["rx_mode"], p["setting"])
+        if p.get("note"):
+            notes.setdefault(p["note"], []).append(where)
+        for m in p["metrics"].values():
+            if m.get("note"):
+                notes.setdefault(m["note"], []).append("%s %s" % (where, m["metric"]))
+    if notes:
+        L += ["", "Notes:"]
+        for t, ws in notes.items():
+            L.append("- %s: %s" % (", ".join(ws) if len(ws) <= 3 else
+                                   "%d intervals (%s, ...)" % (len(ws), ", ".join(ws[:2])), t))
+    L += ["", "Medians per side; the change is NEW against OLD (negative throughput = slower,"
+          " positive cost = dearer); docs/compare.md explains the method."]
+    return "\n".join(L) + "\n"
+
+
+def plot(rep, fn):
+    """The change per configuration with its interval, one panel per metric;
+    returns a reason when no plot was made."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError as e:
+        return "matplotlib not importable by %s (%s)" % (sys.executable, e)
+    mets, pairs = rep["metrics"], rep["pairs"]
+    colors = {"regression": "tab:red", "improvement": "tab:green", "within noise": "tab:gray"}
+    fig, axes = plt.subplots(1, len(mets), figsize=(4.2 * len(mets), 0.9 + 0.32 * len(pairs)),
+                             sharey=True, squeeze=False)
+    ys = list(range(len(pairs)))[::-1]
+    for ax, name in zip(axes[0], mets):
+        lab, u, _, scale = METRICS[name]
+        thr = rep["threshold_pct"] if scale == "ratio" else rep["loss_threshold_pp"]
+        ax.axvspan(-thr, thr, color="0.92")
+        ax.axvline(0, color="0.5", lw=0.8)
+        for y, p in zip(ys, pairs):
+            m = p["metrics"].get(name)
+            if not m or "est" not in m:
+                continue
+            ax.errorbar([m["est"]], [y], xerr=[[m["est"] - m["lo"]], [m["hi"] - m["est"]]],
+                        fmt="o", ms=4, capsize=3, color=colors.get(m["verdict"], "k"))
+        ax.set_title(lab)
+        ax.set_xlabel("change (%s), NEW vs OLD" % u)
+    axes[0][0].set_yticks(ys)
+    axes[0][0].set_yticklabels(["%s/%s %s" % (p["tx_mode"], p["rx_mode"], p["setting"])
+                                for p in pairs], fontsize=8)
+    fig.suptitle("%s -> %s (band: threshold; bars: interval)" % (
+        os.path.basename(os.path.normpath(rep["old"]["path"])),
+        os.path.basename(os.path.normpath(rep["new"]["path"]))), fontsize=9)
+    fig.tight_layout()
+    fig.savefig(fn, dpi=90)
+    plt.close(fig)
+    return None
+
+
+# ---- --matrix-args -----------------------------------------------------------------------
+def matrix_args(path):
+    """udpgso_ab.sh options that run DIR's matrix again."""
+    res = load(path, "baseline")
+    txs, rxs = [], []
+    for r in res["runs"]:
+        if r["tx_mode"] not in txs:
+            txs.append(r["tx_mode"])
+        if r["tx_mode"] != "tcp" and r["rx_mode"] not in rxs:
+            rxs.append(r["rx_mode"])
+    sets = res.get("settings") or {}
+    preset = res.get("preset") or ""
+    a = ["--preset", preset] if preset else ["--ab", sets.get("A", ""), sets.get("B", "")]
+    a += ["--tx", ",".join(txs)]
+    if rxs:
+        a += ["--rx", ",".join(rxs)]
+    for opt, key in (("-n", "reps"), ("-l", "secs"), ("--size", "size"), ("--segs", "segs")):
+        v = res.get(key)
+        if isinstance(v, int) and not isinstance(v, bool):
+            a += [opt, str(v)]
+    # a run that repeated until an interval target (issue 17's --ci): the
+    # same target and cap; reps above is then its minimum
+    iv = res.get("interval")
+    if isinstance(iv, dict) and number(iv.get("target_pct")) and number(iv.get("level")):
+        a += ["--ci", "%g,%g" % (iv["level"], iv["target_pct"])]
+        if isinstance(iv.get("max_reps"), int):
+            a += ["--max-reps", str(iv["max_reps"])]
+    if any("\n" in x for x in a):
+        raise BadInput("baseline '%s': a setting contains a newline" % path)
+    return a
+
+
+# ---- main -----------------------------------------------------------------------------
+def parse(argv):
+    ap = Parser(prog=PROG, description=__doc__.split("\n\n")[0],
+                formatter_class=argparse.RawDescriptionHelpFormatter,
+                epilog="\n\n".join(__doc__.split("\n\n")[1:]))
+    ap.add_argument("old", nargs="?", metavar="OLD", help="results directory before")
+    ap.add_argument("new", nargs="?", metavar="NEW", help="results directory after")
+    ap.add_argument("--threshold", type=float, default=5.0, metavar="PCT",
+                    help="smallest relative change called a regression (default 5)")
+    ap.add_argument("--loss-threshold", type=float, default=2.0, metavar="PP",
+                    help="the same for loss, in percentage points (default 2)")
+    ap.add_argument("--level", type=float, default=95.0, metavar="PCT",
+                    help="interval coverage to aim for (default 95; the highest the "
+                         "repetitions allow when lower, e.g. 90 for 3 vs 3)")
+    ap.add_argument("--metrics", default=DEFAULT_METRICS,
+                    help="comma-separated, of %s (default %s)" % (",".join(METRICS),
+                                                                  DEFAULT_METRICS))
+    ap.add_argument("--family", action="store_true",
+                    help="control the error over the whole table (Bonferroni over all"
+                         " intervals): needs more repetitions, e.g. 7 a side for 26 x 3")
+    ap.add_argument("--ignore-settings", action="store_true",
+                    help="compare even when setting A or B means different things")
+    ap.add_argument("--json", action="store_true", help="JSON on stdout instead of Markdown")
+    ap.add_argument("--out", metavar="DIR",
+                    help="also write DIR/compare.md, compare.json, compare.png")
+    ap.add_argument("--no-plot", action="store_true", help="no compare.png with --out")
+    ap.add_argument("--matrix-args", metavar="DIR",
+                    help="print the udpgso_ab.sh options of DIR's matrix, one a line")
+    args = ap.parse_args(argv)
+    if args.matrix_args is None and (args.old is None or args.new is None):
+        raise BadInput("needs OLD and NEW results directories (see -h)")
+    if not 0 <= args.threshold < 100:
+        raise BadInput("--threshold %g: allowed 0 <= PCT < 100" % args.threshold)
+    if not 0 <= args.loss_threshold <= 100:
+        raise BadInput("--loss-threshold %g: allowed 0..100" % args.loss_threshold)
+    if not 50 <= args.level < 100:
+        raise BadInput("--level %g: allowed 50 <= PCT < 100" % args.level)
+    args.metrics = [m for m in args.metrics.split(",") if m]
+    bad = [m for m in args.metrics if m not in METRICS]
+    if bad or not args.metrics:
+        raise BadInput("--metrics '%s': allowed a list of %s" % (",".join(bad),
+                                                                  ",".join(METRICS)))
+    return args
+
+
+def run(argv):
+    args = parse(argv)
+    if args.matrix_args is not None:
+        print("\n".join(matrix_args(args.matrix_args)))
+        return 0
+    old, new = load(args.old, "OLD"), load(args.new, "NEW")
+    rep = report(old, new, args)
+    md = markdown(rep)
+    if args.out:
+        try:
+            os.makedirs(args.out, exist_ok=True)
+            if not args.no_plot:
+                why = plot(rep, os.path.join(args.out, "compare.png"))
+                rep["plot"] = None if why else "compare.png"
+                if why:
+                    print("%s: no plot: %s" % (PROG, why), file=sys.stderr)
+                else:
+                    md += "\n![change per configuration](compare.png)\n"
+            with open(os.path.join(args.out, "compare.md"), "w") as f:
+                f.write(md)
+            with open(os.path.join(args.out, "compare.json"), "w") as f:
+                json.dump(rep, f, indent=1)
+                f.write("\n")
+        except OSError as e:
+            raise BadInput("--out '%s': %s" % (args.out, e.strerror or e))
+    sys.stdout.write(json.dumps(rep, indent=1) + "\n" if args.json else md)
+    for p in rep["pairs"]:
+        if p["verdict"] != "regression":
+            continue
+        what = "; ".join("%s %s" % (m["label"], fmt_change(m)) for m in p["metrics"].values()
+                         if m["verdict"] == "regression") or p.get("note", "")
+        print("%s: regression: %s: %s" % (PROG, cname((p["tx_mode"], p["rx_mode"],
+                                                       p["setting"])), what), file=sys.stderr)
+    return rep["exit"]
+
+
+def main():
+    try:
+        return run(sys.argv[1:])
+    except BadInput as e:
+        for line in e.lines:
+            print("%s: %s" % (PROG, line), file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,64 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""compare_mutate.py SRC DST OP [ARGS] [-- OP [ARGS]]...: write DST/results.json,
+a changed copy of SRC/results.json, for compare_test.sh.  Ops:
+  scale TX RX SETTING FIELD FACTOR   multiply FIELD of that configuration's runs
+  drop TX RX SETTING                 remove that configuration's runs
+  schema VALUE                       set "schema" (a JSON value)
+  unset-run-field FIELD              remove FIELD from every run
+  setting S SPEC                     set settings[S] to SPEC
+"""
+
+import json
+import os
+import sys
+
+
+def apply(res, op, a):
+    runs = res["runs"]
+    if op == "scale":
+        tx, rx, st, field, factor = a[0], a[1], a[2], a[3], float(a[4])
+        hit = 0
+        for r in runs:
+            if (r["tx_mode"], r["rx_mode"], r["setting"]) == (tx, rx, st):
+                r[field] = r[field] * factor
+                hit += 1
+        if not hit:
+            sys.exit("compare_mutate: no configuration %s/%s %s" % (tx, rx, st))
+    elif op == "drop":
+        res["runs"] = [r for r in runs if (r["tx_mode"], r["rx_mode"], r["setting"]) !=
+                       (a[0], a[1], a[2])]
+    elif op == "schema":
+        res["schema"] = json.loads(a[0])
+    elif op == "unset-run-field":
+        for r in runs:
+            r.pop(a[0], None)
+    elif op == "setting":
+        res["settings"][a[0]] = a[1]
+    else:
+        sys.exit("compare_mutate: unknown op %r" % op)
+
+
+def main():
+    if len(sys.argv) < 4:
+        sys.exit(__doc__)
+    src, dst, rest = sys.argv[1], sys.argv[2], sys.argv[3:]
+    with open(os.path.join(src, "results.json")) as f:
+        res = json.load(f)
+    ops, cur = [], []
+    for w in rest:
+        if w == "--":
+            ops.append(cur)
+            cur = []
+        else:
+            cur.append(w)
+    ops.append(cur)
+    for o in ops:
+        apply(res, o[0], o[1:])
+    os.makedirs(dst, exist_ok=True)
+    with open(os.path.join(dst, "results.json"), "w") as f:
+        json.dump(res, f)
+
+
+if __name__ == "__main__":
+    main()

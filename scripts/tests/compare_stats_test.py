@@ -1,0 +1,249 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Unit tests of scripts/compare_stats.py on known data, and of the verdict
+rule on noise of the size seen in a committed results directory (A/A data
+drawn from each configuration's own spread).  Prints one KTAP line per test
+("ok N name" / "not ok N name # reason"); exit 1 when any failed.
+compare_test.sh runs it.
+
+  compare_stats_test.py [RESULTS_DIR]   (default: the committed default run)
+"""
+
+import itertools
+import json
+import math
+import os
+import random
+import statistics
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TOP = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(TOP, "scripts"))
+import compare_stats as cs  # noqa: E402
+
+DEFAULT_DIR = os.path.join(TOP, "results", "20261122T224220Z-vm-default")
+TESTS = []
+
+
+def test(fn):
+    TESTS.append(fn)
+    return fn
+
+
+def check(cond, why):
+    if not cond:
+        raise AssertionError(why)
+
+
+def close(a, b, tol=1e-9):
+    return abs(a - b) <= tol * max(1.0, abs(a), abs(b))
+
+
+# ---- the Mann-Whitney null distribution ------------------------------------------------
+def brute_counts(m, n):
+    """U for every choice of which m of the m+n ranks are sample 1."""
+    counts = [0] * (m * n + 1)
+    for first in itertools.combinations(range(m + n), m):
+        s1 = set(first)
+        # U = pairs (x in 1, y in 2) with y above x
+        u = sum(1 for x in s1 for y in range(m + n) if y not in s1 and y > x)
+        counts[u] += 1
+    return counts
+
+
+@test
+def null_counts_3x3_known():
+    c = cs.mw_null_counts(3, 3)
+    check(c == [1, 1, 2, 3, 3, 3, 3, 2, 1, 1], "3x3 counts %s" % c)
+
+
+@test
+def null_counts_match_enumeration():
+    for m, n in ((1, 1), (2, 3), (3, 2), (4, 4), (3, 6), (5, 5)):
+        c, b = cs.mw_null_counts(m, n), brute_counts(m, n)
+        check(c == b, "%dx%d: %s != %s" % (m, n, c, b))
+        check(sum(c) == math.comb(m + n, m), "%dx%d total" % (m, n))
+
+
+@test
+def rank_k_against_tables():
+    # published two-sided 5% critical values of U: n1=n2=5: 2; 8: 13; 10: 23
+    for n, crit in ((5, 2), (8, 13), (10, 23)):
+        k, cov = cs.mw_rank_k(n, n, 0.95)
+        check(k == crit + 1, "n=%d: k %d, table %d" % (n, k, crit + 1))
+        check(cov >= 0.95, "n=%d: coverage %.4f" % (n, cov))
+    k, cov = cs.mw_rank_k(5, 5, 0.95)
+    check(close(cov, 1 - 8 / 252), "5x5 coverage %.6f, want 1-8/252" % cov)
+
+
+@test
+def rank_k_short_of_level():
+    # 3 vs 3: only 20 orderings, the widest interval is a 90% one
+    check(cs.mw_rank_k(3, 3, 0.95) == (1, 0.9), "3x3 -> %s" % (cs.mw_rank_k(3, 3, 0.95),))
+    check(cs.mw_rank_k(3, 3, 0.80) == (2, 0.8), "3x3 at 80%% -> %s"
+          % (cs.mw_rank_k(3, 3, 0.80),))
+    check(cs.mw_rank_k(1, 1, 0.95) == (1, 0.0), "1x1 -> %s" % (cs.mw_rank_k(1, 1, 0.95),))
+
+
+@test
+def reps_and_family_level():
+    check(cs.reps_for_level(0.95) == 4, "95%% needs %s" % cs.reps_for_level(0.95))
+    lv = cs.family_level(0.95, 78)
+    check(close(lv, 1 - 0.05 / 78), "family level %.6f" % lv)
+    check(cs.reps_for_level(lv) == 7, "26x3 family needs %s" % cs.reps_for_level(lv))
+
+
+# ---- Hodges-Lehmann and its interval ------------------------------------------------------
+@test
+def hodges_lehmann_known():
+    s = cs.shift_interval([1, 2, 3], [2, 3, 4], 0.95)
+    # differences -1 0 0 1 1 1 2 2 3: median 1, widest interval [-1, 3]
+    check((s["est"], s["lo"], s["hi"], s["level"]) == (1, -1, 3, 0.9), "got %s" % s)
+    s = cs.shift_interval([10, 11, 12, 13, 14], [20, 21, 22, 23, 24], 0.95)
+    # differences 6..14; k=3: the 3rd smallest (7) and 3rd largest (13)
+    check((s["est"], s["lo"], s["hi"]) == (10, 7, 13), "5x5 got %s" % s)
+
+
+@test
+def ratio_scale_exact_scaling():
+    old = [92.2, 74.7, 99.2]
+    c = cs.change(old, [0.8 * v for v in old], 0.95, "ratio")
+    check(close(c["est"], -0.2), "est %.6f" % c["est"])
+    # interval: 0.8 x the widest ratio spread of the old values
+    check(close(c["lo"], 0.8 * 74.7 / 99.2 - 1) and close(c["hi"], 0.8 * 99.2 / 74.7 - 1),
+          "interval %.4f %.4f" % (c["lo"], c["hi"]))
+
+
+@test
+def ratio_scale_refuses_nonpositive():
+    try:
+        cs.change([1.0, 0.0], [1.0, 2.0], 0.95, "ratio")
+    except ValueError:
+        return
+    raise AssertionError("no ValueError for a zero value")
+
+
+@test
+def verdict_rule_strict():
+    v = cs.verdict
+    check(v(-0.30, -0.051, 0.05, "higher", 0.9) == "regression", "throughput down")
+    check(v(-0.30, -0.05, 0.05, "higher", 0.9) == "within noise", "touching is not beyond")
+    check(v(-0.30, 0.01, 0.05, "higher", 0.9) == "within noise", "straddling")
+    check(v(0.06, 0.30, 0.05, "higher", 0.9) == "improvement", "throughput up")
+    check(v(0.06, 0.30, 0.05, "lower", 0.9) == "regression", "cost up")
+    check(v(-0.3, -0.06, 0.05, "lower", 0.9) == "improvement", "cost down")
+    check(v(-0.3, -0.06, 0.05, "lower", 0.67) == "within noise", "too few reps")
+    check(cs.combine(["within noise", "improvement", "regression"]) == "regression", "combine")
+    check(cs.combine(["within noise", "improvement"]) == "improvement", "combine 2")
+
+
+@test
+def coverage_by_simulation():
+    # the interval covers the true shift at its stated level (normal and
+    # heavy-tailed data; 3x3 at 90%, 5x5 at 96.8%)
+    rng = random.Random(15)
+    for m, dist in ((3, "normal"), (5, "normal"), (3, "cauchy"), (5, "cauchy")):
+        hit, trials = 0, 3000
+        for _ in range(trials):
+            draw = (lambda: rng.gauss(0, 1)) if dist == "normal" else \
+                (lambda: math.tan(math.pi * (rng.random() - 0.5)))
+            s = cs.shift_interval([draw() for _ in range(m)], [draw() + 0.7 for _ in range(m)],
+                                  0.95)
+            hit += s["lo"] <= 0.7 <= s["hi"]
+        want = cs.mw_rank_k(m, m, 0.95)[1]
+        se = math.sqrt(want * (1 - want) / trials)
+        check(abs(hit / trials - want) < 4 * se + 0.002,
+              "%dx%d %s: covered %.3f, stated %.3f" % (m, m, dist, hit / trials, want))
+
+
+# ---- noise of the size seen in a committed run ---------------------------------------------
+METRICS = {"rx_MBps": ("higher", "ratio", 0.05), "cost_per_GiB": ("lower", "ratio", 0.05),
+           "loss_pct": ("lower", "abs", 2.0)}
+
+
+def committed_noise(path):
+    """(configuration, metric) -> (scale, centre, spread) from the run's own
+    repetitions: for ratios the mean and sd of the logs."""
+    with open(os.path.join(path, "results.json")) as f:
+        runs = [r for r in json.load(f)["runs"] if r.get("status", "ok") == "ok"]
+    groups = {}
+    for r in runs:
+        groups.setdefault((r["tx_mode"], r["rx_mode"], r["setting"]), []).append(r)
+    out = {}
+    for k, rs in groups.items():
+        for m, (_, scale, _) in METRICS.items():
+            xs = [r[m] for r in rs if isinstance(r.get(m), (int, float))]
+            if len(xs) < 2:
+                continue
+            if scale == "ratio":
+                xs = [math.log(x) for x in xs]
+            out[(k, m)] = (scale, statistics.mean(xs), statistics.stdev(xs))
+    return out
+
+
+def aa_trial(noise, rng, reps, want, need):
+    """One A/A comparison of the whole table: both sides drawn from the same
+    distribution per cell; the cells called a regression."""
+    bad = []
+    for (k, m), (scale, mu, sd) in noise.items():
+        better, _, thr = METRICS[m]
+        if scale == "ratio":
+            o = [math.exp(rng.gauss(mu, sd)) for _ in range(reps)]
+            n = [math.exp(rng.gauss(mu, sd)) for _ in range(reps)]
+        else:
+            o = [max(0.0, rng.gauss(mu, sd)) for _ in range(reps)]
+            n = [max(0.0, rng.gauss(mu, sd)) for _ in range(reps)]
+        c = cs.change(o, n, want, scale)
+        if cs.verdict(c["lo"], c["hi"], thr, better, c["level"], need) == "regression":
+            bad.append((k, m))
+    return bad
+
+
+@test
+def aa_committed_noise_per_interval():
+    # 3 reps a side as committed: each interval errs at most (1-0.9)/2 = 5%
+    noise = committed_noise(RESULTS_DIR)
+    rng = random.Random(1517)
+    trials, bad = 300, 0
+    for _ in range(trials):
+        bad += len(aa_trial(noise, rng, 3, 0.95, cs.MIN_LEVEL))
+    rate = bad / (trials * len(noise))
+    print("# A/A, committed noise, 3 reps: %.2f%% of %d intervals called a regression"
+          " (bound 5%%); %.2f per table of %d" % (100 * rate, trials * len(noise),
+                                                  bad / trials, len(noise)))
+    check(rate <= 0.05, "per-interval false regression rate %.3f over the 5%% bound" % rate)
+
+
+@test
+def aa_committed_noise_family():
+    # --family with 7 reps a side: the whole table errs in at most 5% of runs
+    noise = committed_noise(RESULTS_DIR)
+    rng = random.Random(1518)
+    lv = cs.family_level(0.95, len(noise))
+    trials, tables = 300, 0
+    for _ in range(trials):
+        tables += bool(aa_trial(noise, rng, 7, lv, lv))
+    print("# A/A, committed noise, 7 reps, --family: %d of %d tables with a false regression"
+          % (tables, trials))
+    se = math.sqrt(0.05 * 0.95 / trials)
+    check(tables / trials <= 0.05 + 2 * se, "family-wise rate %.3f" % (tables / trials))
+
+
+def main():
+    global RESULTS_DIR
+    RESULTS_DIR = sys.argv[1] if len(sys.argv) > 1 else DEFAULT_DIR
+    failed = 0
+    for i, fn in enumerate(TESTS, 1):
+        try:
+            fn()
+            print("ok %d %s" % (i, fn.__name__))
+        except AssertionError as e:
+            failed += 1
+            print("not ok %d %s # %s" % (i, fn.__name__, e))
+    return 1 if failed else 0
+
+
+RESULTS_DIR = DEFAULT_DIR
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,277 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# scripts/ab_compare.py (docs/compare.md): the statistics on known data
+# (compare_stats_test.py), verdicts on the committed default run and changed
+# copies of it (itself: within noise, exit 0; one configuration 20% slower:
+# exit 1 naming it), the committed guest runs, bad input (exit 2, one line
+# each), udpgso_ab.sh --baseline (dry run) and bisect_step.sh's exit 125.
+# Nothing here sends traffic or boots a guest.
+set -u
+. "$(dirname "$0")/../lib.sh"
+ug_no_args "$@"
+
+ktap_header
+cd "$UG_TOP" || exit 1
+CMP=scripts/ab_compare.py
+MUT=scripts/tests/compare_mutate.py
+BASE=results/20261122T224220Z-vm-default
+GUEST=results/guest-6.1-vs-6.12-2026-11-23
+tmp=$(mktemp -d)
+defer "rm -rf '$tmp'"
+
+# run_cmp NAME ARGS...: run ab_compare.py, keep out/err/rc in $tmp/NAME.*
+run_cmp() {
+	local n=$1
+	shift
+	"$CMP" "$@" >"$tmp/$n.out" 2>"$tmp/$n.err"
+	echo $? >"$tmp/$n.rc"
+}
+rc_of() { cat "$tmp/$1.rc"; }
+lines() { wc -l <"$1" | tr -d ' '; }
+
+# ---- the statistics ---------------------------------------------------------------
+while read -r st num name rest; do
+	case "$st" in
+	ok) ktap_ok "stats: $name" ;;
+	not) read -r num name rest <<<"$name $rest"
+	     ktap_fail "stats: $name" "${rest#*# }" ;;
+	'#') echo "$st $num $name $rest" ;;
+	esac
+done < <(python3 scripts/tests/compare_stats_test.py "$BASE" 2>&1)
+
+# ---- verdicts on the committed run ---------------------------------------------------
+run_cmp self "$BASE" "$BASE" --json
+if [ "$(rc_of self)" = 0 ] && [ ! -s "$tmp/self.err" ] &&
+   ug_jcheck "$tmp/self.out" "count == {'within noise': 26}" "exit == 0"; then
+	ktap_ok "the committed run against itself: 26 within noise, exit 0"
+else
+	ktap_fail "the committed run against itself" "exit $(rc_of self), $(head -1 "$tmp/self.err")"
+fi
+
+# sendmmsg/plain A: 110 MB/s +-3.5% over its 3 reps, so 20% stands out
+"$MUT" "$BASE" "$tmp/slow" scale sendmmsg plain A rx_MBps 0.8
+run_cmp slow "$BASE" "$tmp/slow" --out "$tmp/slow.out.d" --no-plot
+if [ "$(rc_of slow)" = 1 ] && [ "$(lines "$tmp/slow.err")" = 1 ] &&
+   grep -q "regression: sendmmsg/plain A: throughput -20.0%" "$tmp/slow.err" &&
+   ug_jcheck "$tmp/slow.out.d/compare.json" \
+	"count == {'regression': 1, 'within noise': 25}" \
+	"([(p.tx_mode, p.rx_mode, p.setting) for p in pairs if p.verdict == 'regression']
+	  == [('sendmmsg', 'plain', 'A')])"; then
+	ktap_ok "sendmmsg/plain A 20% slower: exit 1, named: $(cat "$tmp/slow.err")"
+else
+	ktap_fail "sendmmsg/plain A 20% slower" "exit $(rc_of slow): $(head -2 "$tmp/slow.err")"
+fi
+row='| sendmmsg | plain | A | 3/3 | 110 -> 87.9 | -20.0% [-22.8, -17.1] **regression** |'
+if grep -qF "$row" "$tmp/slow.out"; then
+	ktap_ok "Markdown row of the slower configuration"
+else
+	ktap_fail "Markdown row of the slower configuration" \
+		"$(grep -F '| sendmmsg | plain | A' "$tmp/slow.out")"
+fi
+
+"$MUT" "$BASE" "$tmp/fast" scale sendmmsg plain A rx_MBps 1.25
+run_cmp fast "$BASE" "$tmp/fast" --json
+if [ "$(rc_of fast)" = 0 ] &&
+   ug_jcheck "$tmp/fast.out" "count == {'improvement': 1, 'within noise': 25}"; then
+	ktap_ok "sendmmsg/plain A 25% faster: improvement, exit 0"
+else
+	ktap_fail "sendmmsg/plain A 25% faster" "exit $(rc_of fast)"
+fi
+
+# sendto/plain B: 78.6..110 MB/s over its 3 reps: 3 reps cannot see 20% there
+"$MUT" "$BASE" "$tmp/noisy" scale sendto plain B rx_MBps 0.8
+run_cmp noisy "$BASE" "$tmp/noisy" --json
+if [ "$(rc_of noisy)" = 0 ] && ug_jcheck "$tmp/noisy.out" "count == {'within noise': 26}"; then
+	ktap_ok "sendto/plain B (spread 40%) 20% slower: within noise, its interval says so"
+else
+	ktap_fail "sendto/plain B 20% slower" "exit $(rc_of noisy)"
+fi
+
+"$MUT" "$BASE" "$tmp/dear" scale tcp tcp B cost_per_GiB 1.2
+run_cmp dear "$BASE" "$tmp/dear"
+if [ "$(rc_of dear)" = 1 ] &&
+   grep -q "regression: tcp/tcp B: CPU cost/GiB +20.0%" "$tmp/dear.err"; then
+	ktap_ok "tcp/tcp B CPU cost 20% higher: regression"
+else
+	ktap_fail "tcp/tcp B CPU cost 20% higher" "exit $(rc_of dear): $(cat "$tmp/dear.err")"
+fi
+
+"$MUT" "$BASE" "$tmp/thr" scale sendmmsg plain A rx_MBps 0.8
+run_cmp thr "$BASE" "$tmp/thr" --threshold 25
+[ "$(rc_of thr)" = 0 ] && ktap_ok "--threshold 25: a 20% drop is within noise" ||
+	ktap_fail "--threshold 25" "exit $(rc_of thr)"
+
+run_cmp fam "$BASE" "$tmp/slow" --family --json
+if [ "$(rc_of fam)" = 0 ] && ug_jcheck "$tmp/fam.out" "family" "cells == 78" \
+	"count == {'within noise': 26}" \
+	"[1 for p in pairs for m in p.metrics.values()
+	  if '7 a side would do' not in m.note] == []"; then
+	ktap_ok "--family with 3 reps: no verdict, says 7 reps a side are needed"
+else
+	ktap_fail "--family with 3 reps" "exit $(rc_of fam)"
+fi
+
+# ---- the worked example: comparisons committed with the guest runs ---------------------
+# every NEW/compare/compare.json under $GUEST (udpgso_ab.sh --baseline in a
+# guest) is reproduced from the committed directories: the same verdicts, exit
+n=0
+for cj in "$GUEST"/*/compare/compare.json; do
+	[ -f "$cj" ] || continue
+	n=$((n + 1))
+	newd=$(dirname "$(dirname "$cj")")
+	oldd=$GUEST/$(basename "$(ug_jget "$cj" old.path)")
+	name="$(basename "$oldd") -> $(basename "$newd")"
+	run_cmp "guest$n" "$oldd" "$newd" --json
+	if [ "$(rc_of "guest$n")" = "$(ug_jget "$cj" exit)" ] &&
+	   ug_jcheck "$tmp/guest$n.out" "count == $(ug_jget "$cj" count)"; then
+		ktap_ok "guests: $name: the committed verdicts again ($(ug_jget "$cj" count))"
+	else
+		ktap_fail "guests: $name" "exit $(rc_of "guest$n"), committed $(ug_jget "$cj" exit)"
+	fi
+done
+[ "$n" -gt 0 ] || ktap_skip "guests" "no committed comparison under $GUEST"
+
+# ---- output ---------------------------------------------------------------------------------
+run_cmp out "$BASE" "$BASE" --out "$tmp/o" --no-plot
+if cmp -s "$tmp/out.out" "$tmp/o/compare.md" && [ ! -e "$tmp/o/compare.png" ] &&
+   ug_jcheck "$tmp/o/compare.json" "exit == 0" "len(pairs) == 26"; then
+	ktap_ok "--out --no-plot: compare.md (as printed) and compare.json, no plot"
+else
+	ktap_fail "--out --no-plot" "$(ls "$tmp/o" 2>&1 | tr '\n' ' ')"
+fi
+if /usr/bin/python3 -c 'import matplotlib' 2>/dev/null; then
+	/usr/bin/python3 "$CMP" "$BASE" "$tmp/slow" --out "$tmp/p" >/dev/null 2>&1
+	[ -s "$tmp/p/compare.png" ] && grep -q 'compare.png' "$tmp/p/compare.md" &&
+		ktap_ok "plot: compare.png, linked from compare.md" ||
+		ktap_fail "plot" "no compare.png"
+else
+	ktap_skip "plot" "/usr/bin/python3 has no matplotlib"
+fi
+# without matplotlib: a note, the rest written, the verdict's exit
+mkdir -p "$tmp/nomp/matplotlib"
+echo 'raise ImportError("hidden by compare_test.sh")' >"$tmp/nomp/matplotlib/__init__.py"
+PYTHONPATH=$tmp/nomp python3 "$CMP" "$BASE" "$tmp/slow" --out "$tmp/np" \
+	>/dev/null 2>"$tmp/np.err"
+rc=$?
+if [ "$rc" = 1 ] && [ -s "$tmp/np/compare.json" ] && [ ! -e "$tmp/np/compare.png" ] &&
+   grep -q "no plot: matplotlib not importable" "$tmp/np.err"; then
+	ktap_ok "no matplotlib: no plot, one note, results and exit 1 as before"
+else
+	ktap_fail "no matplotlib" "exit $rc, $(cat "$tmp/np.err")"
+fi
+
+want="--preset default --tx sendto,sendmmsg,gso-cmsg,gso-sockopt,sendmmsg-gso,zerocopy,tcp"
+want+=" --rx plain,gro -n 3 -l 3 --size 1472 --segs 44"
+got=$("$CMP" --matrix-args "$BASE" | tr '\n' ' ')
+if [ "$got" = "$want " ]; then
+	ktap_ok "--matrix-args: $want"
+else
+	ktap_fail "--matrix-args" "got '$got'"
+fi
+
+# ---- bad input: exit 2, one line each, nothing on stdout ---------------------------
+mkdir -p "$tmp/empty" "$tmp/badjson"
+head -c 300 "$BASE/results.json" >"$tmp/badjson/results.json"
+"$MUT" "$BASE" "$tmp/schema" schema 99
+"$MUT" "$BASE" "$tmp/nokey" unset-run-field tx_mode
+"$MUT" "$BASE" "$tmp/drop1" drop zerocopy gro B
+"$MUT" "$BASE" "$tmp/drop2" drop zerocopy gro B -- drop tcp tcp A
+"$MUT" "$BASE" "$tmp/otherset" setting A rx:gro=on
+bad() {		# NAME LINES PATTERN ARGS...
+	local n=$1 want=$2 pat=$3
+	shift 3
+	run_cmp "bad$n" "$@"
+	if [ "$(rc_of "bad$n")" = 2 ] && [ ! -s "$tmp/bad$n.out" ] &&
+	   [ "$(lines "$tmp/bad$n.err")" = "$want" ] && grep -q -- "$pat" "$tmp/bad$n.err"; then
+		ktap_ok "bad input: $(tr '\n' '|' <"$tmp/bad$n.err" | sed 's/|$//')"
+	else
+		ktap_fail "bad input $n" \
+			"exit $(rc_of "bad$n"), $(lines "$tmp/bad$n.err") lines: $(head -3 "$tmp/bad$n.err")"
+	fi
+}
+bad 1 1 "OLD '$tmp/none': no such directory" "$tmp/none" "$BASE"
+bad 2 1 "NEW '$tmp/empty': no results.json" "$BASE" "$tmp/empty"
+bad 3 1 "bad JSON" "$BASE" "$tmp/badjson"
+bad 4 1 "schema mismatch: schema 99, allowed 1" "$BASE" "$tmp/schema"
+bad 5 1 "schema mismatch: run 1 has no 'tx_mode'" "$tmp/nokey" "$BASE"
+bad 6 1 "unpaired configuration zerocopy/gro B: only in OLD" "$BASE" "$tmp/drop1"
+bad 7 2 "unpaired configuration tcp/tcp A: only in NEW" "$tmp/drop2" "$BASE"
+bad 8 1 "setting A differs: OLD 'tx:tx-udp-segmentation=on', NEW 'rx:gro=on'" \
+	"$BASE" "$tmp/otherset"
+bad 9 1 "needs OLD and NEW" "$BASE"
+bad 10 1 "--threshold -1: allowed 0 <= PCT < 100" "$BASE" "$BASE" --threshold -1
+bad 11 1 "--metrics 'speed': allowed" "$BASE" "$BASE" --metrics speed
+bad 12 1 "unrecognized arguments: --frobnicate" "$BASE" "$BASE" --frobnicate
+bad 13 1 "--level 100: allowed 50 <= PCT < 100" "$BASE" "$BASE" --level 100
+run_cmp ign "$BASE" "$tmp/otherset" --ignore-settings
+[ "$(rc_of ign)" = 0 ] && ktap_ok "--ignore-settings compares different settings" ||
+	ktap_fail "--ignore-settings" "exit $(rc_of ign)"
+
+# ---- udpgso_ab.sh --baseline and bisect_step.sh (no traffic) -----------------------
+./scripts/udpgso_ab.sh --baseline "$BASE" --dry-run >"$tmp/bl.out" 2>"$tmp/bl.err"
+rc=$?
+if [ "$rc" = 0 ] && grep -q "configurations: 26 (13 tx/rx pairs x 2 settings), 3 reps, 78 runs" \
+	"$tmp/bl.out"; then
+	ktap_ok "udpgso_ab.sh --baseline DIR --dry-run: DIR's matrix (26 configurations, 3 x 3 s)"
+else
+	ktap_fail "udpgso_ab.sh --baseline --dry-run" "exit $rc: $(head -2 "$tmp/bl.err")"
+fi
+./scripts/udpgso_ab.sh --baseline "$BASE" -n 5 --dry-run >"$tmp/bl5.out" 2>&1
+if grep -q "configurations: 26 (13 tx/rx pairs x 2 settings), 5 reps, 130 runs" \
+	"$tmp/bl5.out"; then
+	ktap_ok "udpgso_ab.sh --baseline DIR -n 5: options given win over DIR's"
+else
+	ktap_fail "udpgso_ab.sh --baseline DIR -n 5" "$(grep configurations "$tmp/bl5.out")"
+fi
+./scripts/udpgso_ab.sh --baseline "$tmp/none" --dry-run >"$tmp/bl2.out" 2>"$tmp/bl2.err"
+rc=$?
+if [ "$rc" = 1 ] && [ ! -s "$tmp/bl2.out" ] && [ "$(lines "$tmp/bl2.err")" = 1 ]; then
+	ktap_ok "udpgso_ab.sh --baseline (no such dir): exit 1: $(cat "$tmp/bl2.err")"
+else
+	ktap_fail "udpgso_ab.sh --baseline (no such dir)" "exit $rc, $(head -2 "$tmp/bl2.err")"
+fi
+
+# a real run and a rerun against it: 1 tx/rx pair x 2 settings x 3 reps of 1 s
+# on the local veth pair, about 30 s; the verdict is whatever the machine
+# gives, the test checks that it is reached and reported consistently
+if why=$(ug_need_root); then
+	ab=(./scripts/udpgso_ab.sh --tx sendto --rx plain -n 3 -l 1 --no-perf --no-plots
+	    --out "$tmp/ab")
+	"${ab[@]}" --label cmpbase >/dev/null 2>"$tmp/ab1.err"
+	rc1=$?
+	b1=$(ls -d "$tmp"/ab/*-cmpbase 2>/dev/null | head -1)
+	UG_COMPARE_ARGS="--threshold 10" ./scripts/udpgso_ab.sh --baseline "$b1" --no-perf \
+		--no-plots --out "$tmp/ab" --label cmpnew >"$tmp/ab2.out" 2>"$tmp/ab2.err"
+	rc2=$?
+	cj=$(ls "$tmp"/ab/*-cmpnew/compare/compare.json 2>/dev/null | head -1)
+	if [ "$rc1" = 0 ] && [ -n "$cj" ] && [ "$rc2" = "$(ug_jget "$cj" exit)" ] &&
+	   ug_jcheck "$cj" "len(pairs) == 2" "threshold_pct == 10" &&
+	   grep -q "^| sendto | plain | A | 3/3 |" "$tmp/ab2.out"; then
+		ktap_ok "udpgso_ab.sh --baseline: a real rerun compared, exit $rc2 = the verdict's" \
+			"($(ug_jget "$cj" count))"
+	else
+		ktap_fail "udpgso_ab.sh --baseline (real run)" \
+			"exit $rc1/$rc2: $(tail -1 "$tmp/ab1.err") $(tail -1 "$tmp/ab2.err")"
+	fi
+else
+	ktap_skip "udpgso_ab.sh --baseline (real run)" "$why"
+fi
+
+mkdir -p "$tmp/ktree"
+# a stand-in kernel tree whose bzImage does not build
+printf '%s\n' 'olddefconfig:' '	@true' 'bzImage:' \
+	'	@echo "error: this commit does not build" >&2; false' >"$tmp/ktree/Makefile"
+./scripts/bisect_step.sh --tree "$tmp/ktree" --baseline "$BASE" --out "$tmp/bs" \
+	>"$tmp/bs.out" 2>"$tmp/bs.err"
+rc=$?
+[ "$rc" = 125 ] && grep -q "error: this commit does not build" "$tmp"/bs/build-*.log &&
+	ktap_ok "bisect_step.sh: a tree that does not build: exit 125 (skip), its log kept" ||
+	ktap_fail "bisect_step.sh: unbuildable" "exit $rc: $(tail -1 "$tmp/bs.err")"
+./scripts/bisect_step.sh --tree "$tmp/ktree" --baseline "$tmp/none" --out "$tmp/bs2" \
+	>/dev/null 2>"$tmp/bs2.err"
+rc=$?
+[ "$rc" = 128 ] && [ "$(lines "$tmp/bs2.err")" = 1 ] &&
+	ktap_ok "bisect_step.sh: no baseline: exit 128 (bisect stops): $(cat "$tmp/bs2.err")" ||
+	ktap_fail "bisect_step.sh: no baseline" "exit $rc: $(head -1 "$tmp/bs2.err")"
+
+ktap_finish
