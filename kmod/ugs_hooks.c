@@ -95,7 +95,7 @@ static void ugs_tx_account(struct ugs_pcpu *p, const struct ugs_txq *q, bool und
 
 static void ugs_net_dev_queue(void *data, struct sk_buff *skb)
 {
-	int d = dev_recursion_level();
+	int d = dev_recursion_level(), j;
 	struct ugs_txq q = {}, *slot;
 	unsigned long flags;
 	struct ugs_pcpu *p;
@@ -110,12 +110,17 @@ static void ugs_net_dev_queue(void *data, struct sk_buff *skb)
 	q.gen = p->gen;
 	q.pending = true;
 	/*
-	 * Inside the transmit of the device queued at depth d - 1 (a vlan,
-	 * bridge, bond, macvlan, tunnel...): this pass replaces that one.
+	 * Inside the transmit of a device (a vlan, bridge, bond, macvlan,
+	 * tunnel...) queued at depth j - 1, running at depth j: this pass
+	 * replaces that one.  Usually j == d; a tunnel's underlay may raise
+	 * the level once more (iptunnel_xmit() on some kernels): the innermost
+	 * transmit in progress on this CPU is the enclosing one.
 	 */
-	if (d > 0 && d < UGS_TX_DEPTH && p->txx[d].skb) {
-		p->txx[d].nested = true;
-		slot = &p->txq[d - 1];
+	for (j = min(d, UGS_TX_DEPTH - 1); j > 0 && !p->txx[j].skb; j--)
+		;
+	if (j > 0) {
+		p->txx[j].nested = true;
+		slot = &p->txq[j - 1];
 		if (slot->pending) {
 			slot->pending = false;
 			/* not when a reset came in between: it was zeroed */

@@ -27,8 +27,11 @@ void ugs_renew(struct ugs_pcpu *p, unsigned long gen)
 	unsigned long flags;
 
 	local_irq_save(flags);
-	/* an interrupt's probe may have renewed it after our caller looked */
-	if (p->gen != gen) {
+	/*
+	 * Only forward: an interrupt's probe may have renewed it after our
+	 * caller read the generation (then this event counts in the new one)
+	 */
+	if ((long)(gen - p->gen) > 0) {
 		memset(&p->blk, 0, sizeof(p->blk));
 		/* readers that see the new generation see the zeroes */
 		smp_wmb();

@@ -31,6 +31,7 @@ while [ $# -gt 0 ]; do
 	--cycles) cycles=${2:-}; shift 2 || usage ;;
 	--cycle-secs) cycle_secs=${2:-}; shift 2 || usage ;;
 	--only) only=${2:-}; shift 2 || usage ;;
+	-h | --help) ug_help; exit 0 ;;
 	*) usage ;;
 	esac
 done
@@ -102,8 +103,8 @@ case_end() {
 	[ -z "$miss" ] || _c_bad+="kretprobe missed calls: $miss, "
 	if [ -n "$_c_bad" ]; then
 		emit "not ok" "$_c_name: ${_c_bad%, }"
-		ktap_info "counters after '$_c_name':"
-		sed 's/^/#   /' "$D/counters" 2>/dev/null
+		ktap_info "counters and histogram after '$_c_name':"
+		sed 's/^/#   /' "$D/counters" "$D/histogram" 2>/dev/null
 	else
 		emit ok "$_c_name: ${_c_good%, }"
 	fi
@@ -429,12 +430,16 @@ t_upper() {
 	topo_down
 }
 
-# vxlan over veth, segmented at the sender's veth, merged by the receiver's
-# GRO: the outer and the inner udp4_gro_complete() return on the same skb,
-# the merge counts once
+# vxlan over veth, segmented at the sender's veth.  The receiver's veth GRO
+# does not merge the outer packets (as udpgro_fwd.sh shows too); the vxlan
+# device's gro_cells merge the inner ones after decapsulation.  Inner port:
+# the sender's vxlan pass is replaced by the veth's (outer headers: no
+# match), the receiver's passes at vb are repeats, the merges count once.
+# Port 4789: what the veths see.  Both: a merge counted twice (an outer and
+# an inner udp4_gro_complete on one skb) would break the segment sums.
 t_vxlan() {
 	local port=$((RANDOM % 20000 + 20000))
-	case_begin "vxlan over veth with UDP GRO: one merge counted once"
+	case_begin "vxlan over veth with UDP GRO: merges counted once, decap passes not again"
 	veth_topo || { case_fail "veth setup"; case_end; topo_down; return; }
 	ns_exec a ethtool -K a0 tx-udp-segmentation off tso off tx-udp_tnl-segmentation off \
 		tx-udp_tnl-csum-segmentation off >/dev/null 2>&1 || case_fail "ethtool -K a0 ..."
@@ -449,13 +454,14 @@ t_vxlan() {
 	ns_exec b ip addr add 10.73.0.2/24 dev vb
 	ns_exec a ip neigh replace 10.73.0.2 dev va lladdr "$(mac_of b vb)" nud permanent
 	ns_exec b ip neigh replace 10.73.0.1 dev vb lladdr "$(mac_of a va)" nud permanent
-	# rx: what b0 (in ns b) got
-	wr_in b filter "dev b0" >/dev/null
-	wr reset 1 >/dev/null
+	reset_filter port "$port"
 	gso_run a b 10.73.0.2 "$port" -4 "-G" || { case_end; topo_down; return; }
-	chk tx_skbs = 0
-	gro_checks "$((M * K))"
-	# tx: the outer headers at a0, the device that hands it to the peer
+	chk_val "inner:tx_skbs" "${CNT[tx_skbs]:-}" = 0
+	chk_val "inner:tx_dev_skbs" "${CNT[tx_dev_skbs]:-}" = 0
+	chk_val "inner:rx_gro_in" "${CNT[rx_gro_in]:-}" = 0
+	chk_val "inner:rx_skbs" "${CNT[rx_skbs]:-}" = 0
+	chk_val "inner:rx_gro_coalesced_segs" "${CNT[rx_gro_coalesced_segs]:-}" = $((M * K))
+	chk_val "inner:histogram rx skbs" "$(hist_sum rx)" = "${CNT[rx_gro_coalesced_skbs]:-}"
 	reset_filter port 4789
 	gso_run a b 10.73.0.2 "$port" -4 "-G" || { case_end; topo_down; return; }
 	chk tx_skbs = "$M"
@@ -465,7 +471,10 @@ t_vxlan() {
 	chk tx_sw_segments = $((M * K))
 	chk tx_dev_skbs = $((M * K))
 	chk tx_dev_gso_skbs = 0
-	chk rx_gro_coalesced_segs = $((M * K))
+	chk rx_gro_in = $((M * K))
+	chk_val "coalesced_segs+single_skbs" $(( ${CNT[rx_gro_coalesced_segs]:-0} + \
+		${CNT[rx_skbs]:-0} - ${CNT[rx_gro_coalesced_skbs]:-0} )) = $((M * K))
+	chk rx_gso_passthrough_skbs = 0
 	case_end
 	topo_down
 }
@@ -606,14 +615,18 @@ t_reset_load() {
 		echo "dev a0" > "$D/filter"
 		echo clear > "$D/filter"
 	done
+	# the reset under load; then only the UDP flow counts (udpgso_bench_tx
+	# first probes GSO with 2-, 64- and 128-segment sends on a loopback socket
+	# pair of its own: other ports)
+	wr filter clear >/dev/null
 	wr reset 1 >/dev/null
+	wr filter "port $port" >/dev/null
 	gso_run l l 127.0.0.1 "$port" -4 "" || { case_end; kill "${pids[@]}"; topo_down; return; }
 	chk tx_gso_udp_l4_skbs = "$M"
 	chk rx_gso_passthrough_skbs = "$M"
 	chk rx_sw_segmented_skbs = "$M"
 	chk rx_sw_segments = $((M * K))
 	chk rx_gro_coalesced_skbs = 0
-	chk tx_gso_tcp_skbs ">=" 1
 	kill "${pids[@]}" 2>/dev/null
 	wait "${pids[@]}" 2>/dev/null
 	sleep 1
