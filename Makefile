@@ -13,7 +13,7 @@ USER_TESTS := udpgso_bench.sh udpgso.sh udpgro.sh udpgro_fwd.sh
 # tests of the harness itself (not of the kernel): run by `make check`,
 # not part of the kselftest collection
 HARNESS_TESTS := scripts/tests/setup_test.sh scripts/tests/help_test.sh \
-		 scripts/tests/compare_test.sh
+		 scripts/tests/compare_test.sh scripts/tests/ab_stats_test.sh
 TEST_FILES := settings config scripts kmod
 
 COMMON := udpgso_common.c

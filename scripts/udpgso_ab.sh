@@ -41,7 +41,7 @@ usage: $ug_prog [options]
                      default 95,3; "off": exactly -n reps)
   --max-reps N       with --ci: at most N pairs of slices per tx/rx pair (2..200, 20)
   --budget SECS      with --ci: start no new round after SECS of measuring
-                     (10..86400, default 600)
+                     (10..86400, default 270: make run in about 5 minutes)
   -n, --reps N       repetitions per configuration, A and B interleaved (1..50, 3);
                      with --ci the minimum; -n without --ci means --ci off
   -l, --secs S       seconds per slice (one run of A or B) (1..60, default 1)
@@ -119,7 +119,7 @@ tx_list=${TX_MODES// /,} rx_list=plain,gro
 channels= flowhash=0 irq_cpus= rps= xps= tx_cpu= rx_cpu= rmem= wmem=
 label= out_root=$UG_TOP/results use_perf=1 use_plots=1 dry=0
 idle_ms=2000
-metric= ci=95,3 ci_given=0 reps_given=0 max_reps=20 budget=600 rate= rate_a=100 warmup=1 pin=1
+metric= ci=95,3 ci_given=0 reps_given=0 max_reps=20 budget=270 rate= rate_a=100 warmup=1 pin=1
 cmdline="$0"
 for a in "$@"; do cmdline+=" $(printf '%q' "$a")"; done
 # nothing to undo yet: a signal just ends the run (the EXIT trap set below
