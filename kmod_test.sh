@@ -120,14 +120,7 @@ for v in "${kernels[@]}"; do
 		"--out $res --only $bpf_cases; }" >"$work/guest-$v.log" 2>&1
 	rc=$?
 	ktap_info "$v: guest ran $((SECONDS - t0)) s (exit $rc)"
-	while read -r tag rest; do
-		[ "$tag" = UGKMOD ] || continue
-		case "$rest" in
-		"ok "*) ktap_ok "${rest#ok }" ;;
-		"not ok "*) ktap_fail "${rest#not ok }" ;;
-		"skip "*) ktap_skip "${rest#skip }" "" ;;
-		esac
-	done < "$res"
+	ktap_relay "$res"
 	if [ $rc -ne 0 ] || ! grep -q "guest dmesg clean" "$res"; then
 		grep -v '^UGKMOD' "$work/guest-$v.log" | tail -30 | sed 's/^/# guest: /'
 		cp "$work/guest-$v.log" "/tmp/kmod_test-guest-$v.log" &&

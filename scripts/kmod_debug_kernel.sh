@@ -202,14 +202,7 @@ UG_VNG_VERBOSE=1 UG_VNG_APPEND=${stock:+$STOCK_APPEND} \
 	"--out $res --cycles $cycles --cycle-secs $csecs${only:+ --only $only}" >"$glog" 2>&1
 rc=$?
 ktap_info "guest ran $((SECONDS - t0)) s (exit $rc)"
-while read -r tag rest; do
-	[ "$tag" = UGKMOD ] || continue
-	case "$rest" in
-	"ok "*) ktap_ok "${rest#ok }" ;;
-	"not ok "*) ktap_fail "${rest#not ok }" ;;
-	"skip "*) ktap_skip "${rest#skip }" "" ;;
-	esac
-done < "$res"
+ktap_relay "$res"
 if [ $rc -ne 0 ] || ! grep -q "debug kernel reports: none" "$res"; then
 	grep -v '^UGKMOD' "$glog" | tail -40 | sed 's/^/# guest: /'
 	ktap_fail "guest run complete" "exit $rc$([ $rc -eq 124 ] && echo ", timed out after $gtmo s")"

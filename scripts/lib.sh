@@ -77,6 +77,19 @@ ktap_result() {
 	*) ktap_fail "$2" "${3:-exit $1}" ;;
 	esac
 }
+# ktap_relay FILE: a guest's result lines ("UGKMOD ok|not ok|skip TEXT"),
+# one TAP line each here; other lines are ignored
+ktap_relay() {
+	local tag rest
+	while read -r tag rest; do
+		[ "$tag" = UGKMOD ] || continue
+		case "$rest" in
+		"ok "*) ktap_ok "${rest#ok }" ;;
+		"not ok "*) ktap_fail "${rest#not ok }" ;;
+		"skip "*) ktap_skip "${rest#skip }" "" ;;
+		esac
+	done < "$1"
+}
 # ktap_finish: totals line, then exit 1 on a failure, 4 when all skipped
 ktap_finish() {
 	if [ -z "${_ktap_planned:-}" ]; then echo "1..$_ktap_n"; fi
