@@ -7,12 +7,13 @@
 TEST_GEN_FILES := udpgso_bench_tx udpgso_bench_rx udpgso
 # tests run by run_tests, in this order (each prints its own KTAP)
 TEST_PROGS := udpgso_bench.sh udpgso.sh udpgro.sh udpgro_fwd.sh \
-	      scripts_test.sh kselftest_test.sh kmod_test.sh bpf_test.sh
+	      kmod_test.sh bpf_test.sh
 # tests that only use the userspace tools: the sanitizer pass runs these
 USER_TESTS := udpgso_bench.sh udpgso.sh udpgro.sh udpgro_fwd.sh
 # tests of the harness itself (not of the kernel): run by `make check`,
 # not part of the kselftest collection
 HARNESS_TESTS := scripts/tests/setup_test.sh scripts/tests/help_test.sh \
+		 scripts/tests/scripts_test.sh scripts/tests/kselftest_test.sh \
 		 scripts/tests/compare_test.sh scripts/tests/ab_stats_test.sh
 TEST_FILES := settings config scripts kmod
 
@@ -112,11 +113,11 @@ check:
 	rm -f $$tot; exit $$rc
 
 # the README's main command: the offload A/B matrix with CPU cost and
-# counters, written to results/ (scripts/udpgso_ab.sh -h for its options)
+# counters, written to results/ (scripts/bench/udpgso_ab.sh -h for its options)
 run:
 	@$(call setup_for,run)
 	@$(MAKE) --no-print-directory all
-	@UDPGSO_BIN=$(OUTPUT) ./scripts/udpgso_ab.sh
+	@UDPGSO_BIN=$(OUTPUT) ./scripts/bench/udpgso_ab.sh
 
 # two results directories of `make run` compared, a verdict per configuration
 # (docs/compare.md): exit 1 on a regression, 2 on bad input; ARGS="--out DIR
@@ -125,28 +126,28 @@ PY_PLOT := $(if $(wildcard /usr/bin/python3),/usr/bin/python3,python3)
 compare:
 	@test -n "$(OLD)" && test -n "$(NEW)" || \
 		{ echo "make compare: set OLD=DIR NEW=DIR (results directories)" >&2; exit 2; }
-	@$(PY_PLOT) ./scripts/ab_compare.py $(ARGS) "$(OLD)" "$(NEW)"
+	@$(PY_PLOT) ./scripts/bench/ab_compare.py $(ARGS) "$(OLD)" "$(NEW)"
 
 # a quick look: every send and receive mode once, side by side, on lo
 modes: all
-	@UDPGSO_BIN=$(OUTPUT) ./scripts/modes.sh
+	@UDPGSO_BIN=$(OUTPUT) ./scripts/bench/modes.sh
 
 # our tx against the kernel's own selftest tx (a benchmark, not a test)
 bench: all
-	@UDPGSO_BIN=$(OUTPUT) ./scripts/bench_vs_upstream.sh
+	@UDPGSO_BIN=$(OUTPUT) ./scripts/bench/bench_vs_upstream.sh
 
 kmod:
 	$(MAKE) -C kmod
 
 # the module on a debug kernel (KASAN, lockdep, PROVE_RCU, DEBUG_OBJECTS,
 # KMEMLEAK) built from linux-source-6.1 into /var/cache/udpgso-lab/kdebug,
-# then reused; installs missing build tools first (scripts/kmod_debug_kernel.sh)
+# then reused; installs missing build tools first (scripts/vm/kmod_debug_kernel.sh)
 kmod-debug-check: all
-	@UDPGSO_BIN=$(OUTPUT) ./scripts/kmod_debug_kernel.sh --setup
+	@UDPGSO_BIN=$(OUTPUT) ./scripts/vm/kmod_debug_kernel.sh --setup
 
-# the module's cost in guest instructions (a benchmark: scripts/kmod_icount.sh)
+# the module's cost in guest instructions (a benchmark: scripts/bench/kmod_icount.sh)
 kmod-icount: all
-	@UDPGSO_BIN=$(OUTPUT) ./scripts/kmod_icount.sh
+	@UDPGSO_BIN=$(OUTPUT) ./scripts/bench/kmod_icount.sh
 
 # INSTALL_PATH is a kselftest install root (what the kernel's `make -C
 # tools/testing/selftests install` makes): the suite goes to

@@ -4,7 +4,7 @@
 # for every guest kernel with matching headers (/boot/vmlinuz-VER and
 # /usr/src/linux-headers-VER or /lib/modules/VER/build) the module is built
 # against its headers, the guest is booted once with virtme-ng
-# (scripts/vng_run.sh) and scripts/kmod_guest.sh runs the cases there.
+# (scripts/vm/vng_run.sh) and scripts/vm/kmod_guest.sh runs the cases there.
 # Every guest result becomes one TAP line here, prefixed with the kernel version.
 #
 #   ./kmod_test.sh
@@ -33,7 +33,7 @@ ug_no_args "$@"
 cycles=${UG_KMOD_CYCLES:-30}
 csecs=${UG_KMOD_CYCLE_SECS:-500}
 gtmo=${UG_KMOD_TIMEOUT:-850}
-# the module against its BPF twin (scripts/bpf_guest.sh), when bpf/ is built:
+# the module against its BPF twin (scripts/vm/bpf_guest.sh), when bpf/ is built:
 # these cases (each ~80 s under TCG on a busy host: not all of them)
 bpf_cases=${UG_BPF_GUEST_CASES:-lo4,swseg,gro}
 case "$bpf_cases" in ''|*[!a-z0-9,]*) ug_die "UG_BPF_GUEST_CASES '$bpf_cases': allowed a comma-separated list of lo4,lo4gro,lo6,swseg,gro,vlan,gropass" ;; esac
@@ -82,11 +82,11 @@ ug_trap_install
 defer "rm -rf '$work'"
 
 # is vng/qemu there?  (reason on stderr, exit 4)
-UG_VNG_ACCEL=$("$UG_TOP/scripts/vng_run.sh" --kernel "/boot/vmlinuz-${kernels[0]}" \
+UG_VNG_ACCEL=$("$UG_TOP/scripts/vm/vng_run.sh" --kernel "/boot/vmlinuz-${kernels[0]}" \
 	--probe-accel 2>"$work/probe.err")
 rc=$?
 [ $rc -eq 4 ] && skip_all "$(cat "$work/probe.err")"
-[ $rc -eq 0 ] || { cat "$work/probe.err" >&2; ug_die "scripts/vng_run.sh --probe-accel failed"; }
+[ $rc -eq 0 ] || { cat "$work/probe.err" >&2; ug_die "scripts/vm/vng_run.sh --probe-accel failed"; }
 export UG_VNG_ACCEL
 ktap_info "guests: ${kernels[*]} (accel: $UG_VNG_ACCEL), $cycles load/unload cycles each"
 
@@ -113,10 +113,10 @@ for v in "${kernels[@]}"; do
 	# (vng's exit 255) shows its panic or oops in the tail printed below
 	# then, in the same boot, the module against its BPF twin (bpf/) when built
 	UG_VNG_VERBOSE=${UG_VNG_VERBOSE:-1} \
-	"$UG_TOP/scripts/vng_run.sh" --kernel "$img" --timeout "$gtmo" --rwdir "$work" -- \
-		"UDPGSO_BIN=$UDPGSO_BIN $UG_TOP/scripts/kmod_guest.sh --ko $bdir/udpgso_stats.ko" \
+	"$UG_TOP/scripts/vm/vng_run.sh" --kernel "$img" --timeout "$gtmo" --rwdir "$work" -- \
+		"UDPGSO_BIN=$UDPGSO_BIN $UG_TOP/scripts/vm/kmod_guest.sh --ko $bdir/udpgso_stats.ko" \
 		"--out $res --cycles $cycles --cycle-secs $csecs && { [ ! -x $UDPGSO_BIN/udpgso_stats ] ||" \
-		"UDPGSO_BIN=$UDPGSO_BIN $UG_TOP/scripts/bpf_guest.sh --ko $bdir/udpgso_stats.ko" \
+		"UDPGSO_BIN=$UDPGSO_BIN $UG_TOP/scripts/vm/bpf_guest.sh --ko $bdir/udpgso_stats.ko" \
 		"--out $res --only $bpf_cases; }" >"$work/guest-$v.log" 2>&1
 	rc=$?
 	ktap_info "$v: guest ran $((SECONDS - t0)) s (exit $rc)"

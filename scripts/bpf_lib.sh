@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # udpgso-lab: the traffic of the BPF counter tests (bpf_test.sh on the host,
-# scripts/bpf_guest.sh in a guest next to the module).  Source it after
+# scripts/vm/bpf_guest.sh in a guest next to the module).  Source it after
 # lib.sh; it needs TX, RX, STATS (the tools), M sends of K segments of S bytes.
 #
 # shellcheck shell=bash

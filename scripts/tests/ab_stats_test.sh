@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # ab_stats_test.sh: tests of the A/B statistics and of the interval and
-# fixed-rate options of scripts/udpgso_ab.sh:
-#   - scripts/ab_stats_test.py: the interval on known data, A/A coverage,
+# fixed-rate options of scripts/bench/udpgso_ab.sh:
+#   - scripts/tests/ab_stats_test.py: the interval on known data, A/A coverage,
 #     a known effect inside its interval, the stop rule, the outlier rule,
 #     medians, paired ratios, cost per GiB and per datagram, steal share,
 #     the p-value and Holm's correction (13-pair A/A runs call nothing);
@@ -18,7 +18,7 @@ set -u
 . "$(dirname "$0")/../lib.sh"
 ug_no_args "$@"
 
-AB=$UG_TOP/scripts/udpgso_ab.sh
+AB=$UG_TOP/scripts/bench/udpgso_ab.sh
 SNAP=$UG_TOP/scripts/snapshot.sh
 
 ktap_header
@@ -34,7 +34,7 @@ while read -r verdict rest; do
 	FAIL) ktap_fail "stats: ${rest%%:*}" "${rest#*: }" ;;
 	*) ktap_fail "stats: unexpected output" "$verdict $rest" ;;
 	esac
-done < <(python3 "$UG_TOP/scripts/ab_stats_test.py" 2>&1)
+done < <(python3 "$UG_TOP/scripts/tests/ab_stats_test.py" 2>&1)
 
 # ---- bad input ------------------------------------------------------------------
 if ! why=$(ug_need_root) || ! why=$(ug_need_cmd ip ethtool tc); then
@@ -105,7 +105,7 @@ real() {
 	if [ "$rc" -ne 0 ] || [ -z "$dir" ]; then
 		ktap_fail "$name" "exit $rc"
 		tail -n3 "$tmp/err" | sed 's/^/# /'
-	elif python3 "$UG_TOP/scripts/ab_stats_test.py" --check-run "$dir" "$kind"; then
+	elif python3 "$UG_TOP/scripts/tests/ab_stats_test.py" --check-run "$dir" "$kind"; then
 		ktap_ok "$name"
 	else
 		ktap_fail "$name"

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Unit tests of scripts/compare_stats.py on known data, and of the verdict
+"""Unit tests of scripts/bench/compare_stats.py on known data, and of the verdict
 rule on noise of the size seen in a committed results directory (A/A data
 drawn from each configuration's own spread).  Prints one KTAP line per test
 ("ok N name" / "not ok N name # reason"); exit 1 when any failed.
@@ -19,7 +19,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, os.path.join(TOP, "scripts"))
+sys.path.insert(0, os.path.join(TOP, "scripts", "bench"))
 import compare_stats as cs  # noqa: E402
 
 DEFAULT_DIR = os.path.join(TOP, "results", "20261122T224220Z-vm-default")

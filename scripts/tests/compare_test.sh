@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# scripts/ab_compare.py (docs/compare.md): the statistics on known data
+# scripts/bench/ab_compare.py (docs/compare.md): the statistics on known data
 # (compare_stats_test.py), verdicts on the committed default run and changed
 # copies of it (itself: within noise, exit 0; one configuration 20% slower:
 # exit 1 naming it), the committed guest runs, bad input (exit 2, one line
@@ -12,7 +12,7 @@ ug_no_args "$@"
 
 ktap_header
 cd "$UG_TOP" || exit 1
-CMP=scripts/ab_compare.py
+CMP=scripts/bench/ab_compare.py
 MUT=scripts/tests/compare_mutate.py
 BASE=results/20261122T224220Z-vm-default
 GUEST=results/guest-6.1-vs-6.12-2026-11-23
@@ -36,8 +36,10 @@ while read -r st num name rest; do
 	not) read -r num name rest <<<"$name $rest"
 	     ktap_fail "stats: $name" "${rest#*# }" ;;
 	'#') echo "$st $num $name $rest" ;;
+	*) ktap_fail "stats: unexpected output" "$st $num $name $rest" ;;
 	esac
-done < <(python3 scripts/tests/compare_stats_test.py "$BASE" 2>&1)
+done < <(python3 scripts/tests/compare_stats_test.py "$BASE" 2>&1 ||
+	 echo "not ok 0 compare_stats_test.py # exit $?")
 
 # ---- verdicts on the committed run ---------------------------------------------------
 run_cmp self "$BASE" "$BASE" --json
@@ -208,7 +210,7 @@ run_cmp ign "$BASE" "$tmp/otherset" --ignore-settings
 	ktap_fail "--ignore-settings" "exit $(rc_of ign)"
 
 # ---- udpgso_ab.sh --baseline and bisect_step.sh (no traffic) -----------------------
-./scripts/udpgso_ab.sh --baseline "$BASE" --dry-run >"$tmp/bl.out" 2>"$tmp/bl.err"
+./scripts/bench/udpgso_ab.sh --baseline "$BASE" --dry-run >"$tmp/bl.out" 2>"$tmp/bl.err"
 rc=$?
 if [ "$rc" = 0 ] && grep -q "configurations: 26 (13 tx/rx pairs x 2 settings), 3 reps, 78 runs" \
 	"$tmp/bl.out"; then
@@ -216,14 +218,14 @@ if [ "$rc" = 0 ] && grep -q "configurations: 26 (13 tx/rx pairs x 2 settings), 3
 else
 	ktap_fail "udpgso_ab.sh --baseline --dry-run" "exit $rc: $(head -2 "$tmp/bl.err")"
 fi
-./scripts/udpgso_ab.sh --baseline "$BASE" -n 5 --dry-run >"$tmp/bl5.out" 2>&1
+./scripts/bench/udpgso_ab.sh --baseline "$BASE" -n 5 --dry-run >"$tmp/bl5.out" 2>&1
 if grep -q "configurations: 26 (13 tx/rx pairs x 2 settings), 5 reps, 130 runs" \
 	"$tmp/bl5.out"; then
 	ktap_ok "udpgso_ab.sh --baseline DIR -n 5: options given win over DIR's"
 else
 	ktap_fail "udpgso_ab.sh --baseline DIR -n 5" "$(grep configurations "$tmp/bl5.out")"
 fi
-./scripts/udpgso_ab.sh --baseline "$tmp/none" --dry-run >"$tmp/bl2.out" 2>"$tmp/bl2.err"
+./scripts/bench/udpgso_ab.sh --baseline "$tmp/none" --dry-run >"$tmp/bl2.out" 2>"$tmp/bl2.err"
 rc=$?
 if [ "$rc" = 1 ] && [ ! -s "$tmp/bl2.out" ] && [ "$(lines "$tmp/bl2.err")" = 1 ]; then
 	ktap_ok "udpgso_ab.sh --baseline (no such dir): exit 1: $(cat "$tmp/bl2.err")"
@@ -235,12 +237,12 @@ fi
 # on the local veth pair, about 30 s; the verdict is whatever the machine
 # gives, the test checks that it is reached and reported consistently
 if why=$(ug_need_root); then
-	ab=(./scripts/udpgso_ab.sh --tx sendto --rx plain -n 3 -l 1 --no-perf --no-plots
+	ab=(./scripts/bench/udpgso_ab.sh --tx sendto --rx plain -n 3 -l 1 --no-perf --no-plots
 	    --out "$tmp/ab")
 	"${ab[@]}" --label cmpbase >/dev/null 2>"$tmp/ab1.err"
 	rc1=$?
 	b1=$(ls -d "$tmp"/ab/*-cmpbase 2>/dev/null | head -1)
-	UG_COMPARE_ARGS="--threshold 10" ./scripts/udpgso_ab.sh --baseline "$b1" --no-perf \
+	UG_COMPARE_ARGS="--threshold 10" ./scripts/bench/udpgso_ab.sh --baseline "$b1" --no-perf \
 		--no-plots --out "$tmp/ab" --label cmpnew >"$tmp/ab2.out" 2>"$tmp/ab2.err"
 	rc2=$?
 	cj=$(ls "$tmp"/ab/*-cmpnew/compare/compare.json 2>/dev/null | head -1)
@@ -261,13 +263,13 @@ mkdir -p "$tmp/ktree"
 # a stand-in kernel tree whose bzImage does not build
 printf '%s\n' 'olddefconfig:' '	@true' 'bzImage:' \
 	'	@echo "error: this commit does not build" >&2; false' >"$tmp/ktree/Makefile"
-./scripts/bisect_step.sh --tree "$tmp/ktree" --baseline "$BASE" --out "$tmp/bs" \
+./scripts/bench/bisect_step.sh --tree "$tmp/ktree" --baseline "$BASE" --out "$tmp/bs" \
 	>"$tmp/bs.out" 2>"$tmp/bs.err"
 rc=$?
 [ "$rc" = 125 ] && grep -q "error: this commit does not build" "$tmp"/bs/build-*.log &&
 	ktap_ok "bisect_step.sh: a tree that does not build: exit 125 (skip), its log kept" ||
 	ktap_fail "bisect_step.sh: unbuildable" "exit $rc: $(tail -1 "$tmp/bs.err")"
-./scripts/bisect_step.sh --tree "$tmp/ktree" --baseline "$tmp/none" --out "$tmp/bs2" \
+./scripts/bench/bisect_step.sh --tree "$tmp/ktree" --baseline "$tmp/none" --out "$tmp/bs2" \
 	>/dev/null 2>"$tmp/bs2.err"
 rc=$?
 [ "$rc" = 128 ] && [ "$(lines "$tmp/bs2.err")" = 1 ] &&

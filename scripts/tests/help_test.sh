@@ -10,14 +10,14 @@ ug_no_args "$@"
 ktap_header
 cd "$UG_TOP" || exit 1
 tools="udpgso_bench_tx udpgso_bench_rx udpgso"
-scripts="udpgso_bench.sh udpgso.sh udpgro.sh udpgro_fwd.sh scripts_test.sh
-	kselftest_test.sh kmod_test.sh scripts/udpgso_ab.sh scripts/snapshot.sh
-	scripts/ksft_run.sh scripts/setup.sh scripts/modes.sh
-	scripts/bench_vs_upstream.sh scripts/vng_run.sh scripts/kmod_bench.sh
-	scripts/kmod_debug_kernel.sh scripts/kmod_icount.sh
+scripts="udpgso_bench.sh udpgso.sh udpgro.sh udpgro_fwd.sh scripts/tests/scripts_test.sh
+	scripts/tests/kselftest_test.sh kmod_test.sh scripts/bench/udpgso_ab.sh scripts/snapshot.sh
+	scripts/ksft_run.sh scripts/setup.sh scripts/bench/modes.sh
+	scripts/bench/bench_vs_upstream.sh scripts/vm/vng_run.sh scripts/bench/kmod_bench.sh
+	scripts/vm/kmod_debug_kernel.sh scripts/bench/kmod_icount.sh
 	scripts/tests/setup_test.sh scripts/tests/help_test.sh scripts/tests/compare_test.sh
-	scripts/tests/ab_stats_test.sh scripts/kmod_guest.sh scripts/kmod_debug_guest.sh
-	bpf_test.sh scripts/bpf_guest.sh scripts/bpf_bench.sh"
+	scripts/tests/ab_stats_test.sh scripts/vm/kmod_guest.sh scripts/vm/kmod_debug_guest.sh
+	bpf_test.sh scripts/vm/bpf_guest.sh scripts/bench/bpf_bench.sh"
 tmp=$(mktemp -d)
 defer "rm -rf '$tmp'"
 
@@ -34,7 +34,7 @@ for s in $tools $scripts; do
 		fi
 	done
 	# an in-guest wrapper hands its other options on to kmod_guest.sh
-	case "$s" in scripts/kmod_debug_guest.sh) continue ;; esac
+	case "$s" in scripts/vm/kmod_debug_guest.sh) continue ;; esac
 	timeout 20 "$p" --no-such-option >"$tmp/out" 2>"$tmp/err"
 	rc=$?
 	if [ "$rc" = 1 ] && [ ! -s "$tmp/out" ] && [ "$(wc -l <"$tmp/err")" = 1 ]; then

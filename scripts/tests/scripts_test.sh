@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# scripts_test.sh: tests of scripts/udpgso_ab.sh (the A/B runs) and its
+# scripts_test.sh: tests of scripts/bench/udpgso_ab.sh (the A/B runs) and its
 # snapshot/restore, all inside network namespaces this test creates:
 #   - bad input: one line, exit 1, nothing created or changed;
 #   - a short matrix on the local veth pair: results.json checked field by
@@ -14,10 +14,10 @@
 #
 #   ./scripts_test.sh
 set -u
-. "$(dirname "$0")/scripts/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 ug_no_args "$@"
 
-AB=$UG_TOP/scripts/udpgso_ab.sh
+AB=$UG_TOP/scripts/bench/udpgso_ab.sh
 SNAP=$UG_TOP/scripts/snapshot.sh
 KILL_REPS=${AB_KILL_REPS:-20}
 case "$KILL_REPS" in '' | *[!0-9]*) ug_die "AB_KILL_REPS '$KILL_REPS': allowed 0..1000" ;; esac

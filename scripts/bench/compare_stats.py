@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Statistics of scripts/ab_compare.py: the Hodges-Lehmann shift between two
+"""Statistics of scripts/bench/ab_compare.py: the Hodges-Lehmann shift between two
 samples with its exact Mann-Whitney (distribution-free) confidence interval,
 and the verdict rule.  Pure functions, no I/O; docs/compare.md explains the
 method and its assumptions.

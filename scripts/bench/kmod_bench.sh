@@ -4,8 +4,8 @@
 # loaded, alternating (off on on off ...), in a guest kernel booted with
 # virtme-ng.  A benchmark, not a test: it asserts nothing.
 #
-#   scripts/kmod_bench.sh [--kernel VER] [--rounds N] [--secs S] [--out DIR]
-#   scripts/kmod_bench.sh --summarize DIR     summary.txt again from DIR/raw.log
+#   scripts/bench/kmod_bench.sh [--kernel VER] [--rounds N] [--secs S] [--out DIR]
+#   scripts/bench/kmod_bench.sh --summarize DIR     summary.txt again from DIR/raw.log
 #
 # Workload: udpgso_bench_tx -4 -D 127.0.0.1 -s 14000 -S 1400 -l S in a fresh
 # netns, a plain udpgso_bench_rx on the same port (so the receive side splits
@@ -16,7 +16,7 @@
 # DIR gets command.txt, raw.log (every round) and summary.txt.
 set -u
 
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 usage() {
 	echo "usage: $ug_prog [--kernel VER] [--rounds N] [--secs S] [--out DIR]" >&2
@@ -137,15 +137,15 @@ defer "rm -rf '$work'"
 make -s -C "$UG_TOP/kmod" KDIR="$hdr" BUILD="$work/build" >"$work/build.log" 2>&1 ||
 	{ cat "$work/build.log" >&2; ug_die "module build against $hdr failed"; }
 
-UG_VNG_ACCEL=${UG_VNG_ACCEL:-$("$UG_TOP/scripts/vng_run.sh" --kernel "/boot/vmlinuz-$kver" --probe-accel)}
+UG_VNG_ACCEL=${UG_VNG_ACCEL:-$("$UG_TOP/scripts/vm/vng_run.sh" --kernel "/boot/vmlinuz-$kver" --probe-accel)}
 export UG_VNG_ACCEL
-echo "scripts/kmod_bench.sh ${args[*]}" > "$out/command.txt"
+echo "scripts/bench/kmod_bench.sh ${args[*]}" > "$out/command.txt"
 echo "# $(date -u '+%Y-%m-%d %H:%M:%S UTC'), host $(uname -r), guest $kver, accel $UG_VNG_ACCEL" \
 	> "$out/raw.log"
 echo "# host load average before the run: $(cut -d' ' -f1-3 /proc/loadavg)" >> "$out/raw.log"
-"$UG_TOP/scripts/vng_run.sh" --kernel "/boot/vmlinuz-$kver" \
+"$UG_TOP/scripts/vm/vng_run.sh" --kernel "/boot/vmlinuz-$kver" \
 	--timeout $((rounds * 2 * (secs + 15) + 180)) --rwdir "$work" -- \
-	"UG_VNG_ACCEL=$UG_VNG_ACCEL UDPGSO_BIN=$UDPGSO_BIN $UG_TOP/scripts/kmod_bench.sh --rounds $rounds --secs $secs" \
+	"UG_VNG_ACCEL=$UG_VNG_ACCEL UDPGSO_BIN=$UDPGSO_BIN $UG_TOP/scripts/bench/kmod_bench.sh --rounds $rounds --secs $secs" \
 	"--in-guest $work/build/udpgso_stats.ko > $work/guest.log 2>&1" >/dev/null 2>&1
 cat "$work/guest.log" >> "$out/raw.log"
 echo "# host load average after the run: $(cut -d' ' -f1-3 /proc/loadavg)" >> "$out/raw.log"

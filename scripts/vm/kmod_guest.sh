@@ -4,7 +4,7 @@
 # (kmod_test.sh boots the guests and runs this).  Root only; it loads and
 # unloads the module and creates its own network namespaces.
 #
-#   scripts/kmod_guest.sh --ko PATH [--out FILE] [--cycles N] [--cycle-secs S]
+#   scripts/vm/kmod_guest.sh --ko PATH [--out FILE] [--cycles N] [--cycle-secs S]
 #                         [--only CASE,...]
 # --cycles: load/unload cycles under traffic (default 100), given at most
 # --cycle-secs seconds (default 180; fewer cycles in that time is a failure).
@@ -16,7 +16,7 @@
 # Traffic: udpgso_bench_tx / udpgso_bench_rx from $UDPGSO_BIN.
 set -u
 
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 usage() {
 	echo "usage: $ug_prog --ko PATH [--out FILE] [--cycles N] [--cycle-secs S] [--only CASE,...]" >&2

@@ -2,7 +2,7 @@
 /*
  * ugcount: a QEMU TCG plugin that counts guest instructions and reports the
  * count each time the guest executes a marker, so a guest can measure the
- * instructions of a stretch of work (scripts/kmod_icount.sh).
+ * instructions of a stretch of work (scripts/bench/kmod_icount.sh).
  *
  * Marker: the 8-byte no-op "nopl 0x55470000(%rax,%rax,1)"
  * (0f 1f 84 00 00 00 47 55); ug_sendloop.c executes them.  For every marker

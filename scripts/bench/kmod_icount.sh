@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # udpgso_stats overhead in guest instructions, not time: a 6.1 or 6.12 guest
-# runs under TCG with our instruction-counting plugin (scripts/icount/
-# ugcount.c), one vCPU and -icount; a sender of our own (scripts/icount/
+# runs under TCG with our instruction-counting plugin (scripts/bench/icount/
+# ugcount.c), one vCPU and -icount; a sender of our own (scripts/bench/icount/
 # ug_sendloop.c) sends in windows bracketed by the plugin's markers, after
 # its socket is set up, so no process start falls in a window.  Each workload
 # runs with N and with 2N sends per window (W windows each); what does not
@@ -10,8 +10,8 @@
 #   cost per send = (median I(2N) - median I(N)) / N
 # Rounds alternate module off/on.  A benchmark: it asserts nothing.
 #
-#   scripts/kmod_icount.sh [--kernel VER] [--rounds R] [--n N] [--windows W] [--out DIR]
-#   scripts/kmod_icount.sh --summarize DIR
+#   scripts/bench/kmod_icount.sh [--kernel VER] [--rounds R] [--n N] [--windows W] [--out DIR]
+#   scripts/bench/kmod_icount.sh --summarize DIR
 #
 # Workloads (udpgso_bench_rx receivers, module loaded with no filter):
 #   gso_lo    14000 bytes with UDP_SEGMENT 1400 (10 segments) over lo to a
@@ -26,7 +26,7 @@
 # summary.txt.
 set -u
 
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 usage() {
 	echo "usage: $ug_prog [--kernel VER] [--rounds R] [--n N] [--windows W] [--out DIR]" \
@@ -230,11 +230,11 @@ make -s -C "$UG_TOP/kmod" KDIR="$hdr" BUILD="$work/build" >"$work/build.log" 2>&
 	{ cat "$work/build.log" >&2; ug_die "module build against $hdr failed"; }
 cc=(gcc -O2 -Wall -Wextra -Werror)
 "${cc[@]}" -shared -fPIC -fvisibility=hidden -o "$work/ugcount.so" \
-	"$UG_TOP/scripts/icount/ugcount.c" || ug_die "building the plugin failed"
-"${cc[@]}" -o "$work/ug_sendloop" "$UG_TOP/scripts/icount/ug_sendloop.c" ||
+	"$UG_TOP/scripts/bench/icount/ugcount.c" || ug_die "building the plugin failed"
+"${cc[@]}" -o "$work/ug_sendloop" "$UG_TOP/scripts/bench/icount/ug_sendloop.c" ||
 	ug_die "building ug_sendloop failed"
 
-echo "scripts/kmod_icount.sh ${args[*]}" > "$out/command.txt"
+echo "scripts/bench/kmod_icount.sh ${args[*]}" > "$out/command.txt"
 : > "$out/marks.log"
 {
 	echo "# $(date -u '+%Y-%m-%d %H:%M:%S UTC'), host $(uname -r), guest $kver, TCG single thread, plugin ugcount"
@@ -249,9 +249,9 @@ t0=$SECONDS
 # instructions in every run, and idle time costs no host time
 UG_VNG_ACCEL=tcg \
 UG_VNG_QEMU_OPTS="-icount shift=0,sleep=off -plugin $work/ugcount.so,out=$out/marks.log" \
-"$UG_TOP/scripts/vng_run.sh" --kernel "/boot/vmlinuz-$kver" --cpus 1 \
+"$UG_TOP/scripts/vm/vng_run.sh" --kernel "/boot/vmlinuz-$kver" --cpus 1 \
 	--timeout $((rounds * 900 + 300)) --rwdir "$work" -- \
-	"UDPGSO_BIN=$UDPGSO_BIN $UG_TOP/scripts/kmod_icount.sh --rounds $rounds --n $n --windows $windows" \
+	"UDPGSO_BIN=$UDPGSO_BIN $UG_TOP/scripts/bench/kmod_icount.sh --rounds $rounds --n $n --windows $windows" \
 	"--in-guest $work/build/udpgso_stats.ko $work > $work/windows.log 2>&1"
 rc=$?
 cp "$work/windows.log" "$out/windows.log"

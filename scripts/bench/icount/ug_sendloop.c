@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ug_sendloop: UDP sends in marked windows for the ugcount plugin
- * (scripts/icount/ugcount.c, scripts/kmod_icount.sh).  After the socket is
+ * (scripts/bench/icount/ugcount.c, scripts/bench/kmod_icount.sh).  After the socket is
  * set up it executes the plugin's marker, then W times: N sends of LEN
  * bytes (with UDP_SEGMENT GSO_SIZE when GSO_SIZE > 0, else one datagram per
  * send), a pause of PAUSE_MS for the receiver to drain, and a marker.  So no

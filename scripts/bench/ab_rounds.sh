@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# udpgso-lab: the rounds of scripts/udpgso_ab.sh (sourced by it; functions
+# udpgso-lab: the rounds of scripts/bench/udpgso_ab.sh (sourced by it; functions
 # only; they use its settings and state).  A round gives every tx/rx pair
 # that still needs it one pair of slices, A and B back to back, A B or B A
 # alternating by round and pair so that a drift hits both.  Before its first

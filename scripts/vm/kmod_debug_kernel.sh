@@ -3,15 +3,15 @@
 # udpgso_stats on a debug kernel: builds (or reuses) a 6.1 guest kernel from
 # Debian's linux-source-6.1 with KASAN, lockdep (PROVE_LOCKING, PROVE_RCU),
 # DEBUG_ATOMIC_SLEEP, DEBUG_OBJECTS and KMEMLEAK
-# (scripts/kmod_debug.config on allnoconfig), builds the module against
-# it, boots it with virtme-ng (scripts/vng_run.sh) and runs every kmod guest
-# case and the load/unload cycles there (scripts/kmod_debug_guest.sh around
-# scripts/kmod_guest.sh).  Any KASAN, lockdep, RCU, kmemleak, WARNING or BUG
+# (scripts/vm/kmod_debug.config on allnoconfig), builds the module against
+# it, boots it with virtme-ng (scripts/vm/vng_run.sh) and runs every kmod guest
+# case and the load/unload cycles there (scripts/vm/kmod_debug_guest.sh around
+# scripts/vm/kmod_guest.sh).  Any KASAN, lockdep, RCU, kmemleak, WARNING or BUG
 # report in the guest's kernel log fails the run.
 #
-#   scripts/kmod_debug_kernel.sh [--setup] [--build-only] [--cycles N]
+#   scripts/vm/kmod_debug_kernel.sh [--setup] [--build-only] [--cycles N]
 #       [--cycle-secs S] [--timeout S] [--only CASE,...] [--log FILE]
-#   scripts/kmod_debug_kernel.sh --stock VER [--cycles N] ...
+#   scripts/vm/kmod_debug_kernel.sh --stock VER [--cycles N] ...
 #
 # --setup      install missing build tools first (apt-get install
 #              --no-install-recommends flex bison bc dwarves libelf-dev
@@ -32,11 +32,11 @@
 # Environment: UG_KDEBUG_CACHE (default /var/cache/udpgso-lab/kdebug) holds
 # the extracted source, the build and build.log; UG_KDEBUG_JOBS make -j
 # (default 2); the kernel is built under nice -n 19 and rebuilt only when
-# scripts/kmod_debug.config changed.  A first build takes about an hour on 2
+# scripts/vm/kmod_debug.config changed.  A first build takes about an hour on 2
 # vCPUs.  Exit: 0 clean, 1 a failure, 4 a skip (reason printed).
 set -u
 
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 usage() {
 	echo "usage: $ug_prog [--setup] [--build-only | --stock VER] [--cycles N] [--cycle-secs S]" \
@@ -71,7 +71,7 @@ cache=${UG_KDEBUG_CACHE:-/var/cache/udpgso-lab/kdebug}
 tarball=/usr/src/linux-source-6.1.tar.xz
 src=$cache/linux-source-6.1
 bld=$cache/build
-frag=$UG_TOP/scripts/kmod_debug.config
+frag=$UG_TOP/scripts/vm/kmod_debug.config
 image=$bld/arch/x86/boot/bzImage
 
 if [ -n "$stock" ]; then
@@ -142,7 +142,7 @@ build_kernel() {
 			lost=$(grep -E '^CONFIG_[A-Z0-9_]+=' "$frag" | while read -r l; do
 				grep -qxF "$l" "$bld/.config" || echo "${l%%=*}"
 			done | tr '\n' ' ')
-			[ -z "$lost" ] || ug_die "scripts/kmod_debug.config options lost (dependencies?): $lost"
+			[ -z "$lost" ] || ug_die "scripts/vm/kmod_debug.config options lost (dependencies?): $lost"
 			echo "$want" > "$bld/.ug-config"
 		fi
 		ktap_info "building the kernel in $bld (make -j$jobs under nice -n 19, log $cache/build.log)"
@@ -196,9 +196,9 @@ glog=${log:-$work/guest.log}
 ktap_info "guest: $cycles load/unload cycles within $csecs s, guest timeout $gtmo s, log $glog"
 t0=$SECONDS
 UG_VNG_VERBOSE=1 UG_VNG_APPEND=${stock:+$STOCK_APPEND} \
-"$UG_TOP/scripts/vng_run.sh" --kernel "$image" --memory 2G --timeout "$gtmo" --rwdir "$work" -- \
+"$UG_TOP/scripts/vm/vng_run.sh" --kernel "$image" --memory 2G --timeout "$gtmo" --rwdir "$work" -- \
 	"UG_KDEBUG_STOCK=${stock:+1} UDPGSO_BIN=$UDPGSO_BIN" \
-	"$UG_TOP/scripts/kmod_debug_guest.sh --ko $work/ko/udpgso_stats.ko" \
+	"$UG_TOP/scripts/vm/kmod_debug_guest.sh --ko $work/ko/udpgso_stats.ko" \
 	"--out $res --cycles $cycles --cycle-secs $csecs${only:+ --only $only}" >"$glog" 2>&1
 rc=$?
 ktap_info "guest ran $((SECONDS - t0)) s (exit $rc)"

@@ -5,7 +5,7 @@
 # linux-source-6.1), side by side on loopback, a fresh network namespace per
 # run.  A benchmark, not a test: it asserts nothing about speed.
 #
-#   scripts/bench_vs_upstream.sh [-l SECS] [-r REPS] [-o DIR] [-f 4|6|46]
+#   scripts/bench/bench_vs_upstream.sh [-l SECS] [-r REPS] [-o DIR] [-f 4|6|46]
 #                                [-k TARBALL] [-M REGEX] [-n] | -T DIR
 #
 #   -l SECS     length of each run (default 3)
@@ -31,7 +31,7 @@
 # medians over the repetitions and our/upstream ratios; then our modes that
 # upstream lacks (sendmmsg + GSO) against upstream's best mode.
 set -u
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 secs=3 reps=5 out= fams=46 pin=1 only= table_only=
 tarball=/usr/src/linux-source-6.1.tar.xz
@@ -215,7 +215,7 @@ if [ "$pin" -eq 1 ]; then rx_pin="taskset -c 0" tx_pin="taskset -c 1"; else rx_p
 
 {
 	echo "# $(date -u '+%Y-%m-%d %H:%M:%S UTC') $(uname -r) $(nproc) CPUs"
-	echo "cd $UG_TOP && UDPGSO_BIN=$UDPGSO_BIN scripts/bench_vs_upstream.sh" \
+	echo "cd $UG_TOP && UDPGSO_BIN=$UDPGSO_BIN scripts/bench/bench_vs_upstream.sh" \
 		"-l $secs -r $reps -f $fams -k $tarball -o $out$([ "$pin" -eq 1 ] || echo ' -n')" \
 		"${only:+-M '$only'}"
 	echo "# ours: $OURS ($(git -C "$UG_TOP" describe --always --dirty 2>/dev/null || echo '?'))"

@@ -5,8 +5,8 @@
 # ...), no filter (every program runs for every skb).  A benchmark, not a
 # test: it asserts nothing.
 #
-#   scripts/bpf_bench.sh [--rounds N] [--secs S] [--out DIR]
-#   scripts/bpf_bench.sh --summarize DIR     summary.txt again from DIR/raw.log
+#   scripts/bench/bpf_bench.sh [--rounds N] [--secs S] [--out DIR]
+#   scripts/bench/bpf_bench.sh --summarize DIR     summary.txt again from DIR/raw.log
 #
 # Workloads, each in a fresh netns over lo, tx MB/s from udpgso_bench_tx --json:
 #   gso-gro  udpgso_bench_tx -s 14000 -S 1400 (GSO) -> udpgso_bench_rx -G (UDP_GRO)
@@ -20,7 +20,7 @@
 # and as a share of one CPU).
 set -u
 
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 usage() {
 	echo "usage: $ug_prog [--rounds N] [--secs S] [--out DIR] | --summarize DIR" >&2
@@ -119,7 +119,7 @@ tx_round() {		# WORKLOAD MODE PORT
 		echo error
 }
 
-echo "scripts/bpf_bench.sh ${args[*]}" >"$out/command.txt"
+echo "scripts/bench/bpf_bench.sh ${args[*]}" >"$out/command.txt"
 {
 	echo "# $(date -u '+%Y-%m-%d %H:%M:%S UTC'), kernel $(uname -r), $(nproc) cpus," \
 		"udpgso_stats $("$STATS" hooks | sed -n 's/^# mode //p')"

@@ -1,20 +1,20 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Runs INSIDE the debug guest kernel (scripts/kmod_debug_kernel.sh boots it):
-# scripts/kmod_guest.sh with its arguments, while the whole kernel log is
+# Runs INSIDE the debug guest kernel (scripts/vm/kmod_debug_kernel.sh boots it):
+# scripts/vm/kmod_guest.sh with its arguments, while the whole kernel log is
 # followed into a file (kmod_guest.sh clears the ring buffer when it loads the
 # module), then a kmemleak scan; one more result line at the end:
 #   UGKMOD ok|not ok <kernel>: debug kernel reports: none | <the first lines>
 # UG_KDEBUG_STOCK=1: a stock kernel (no kmemleak there: a skip, not a failure).
 #
-#   scripts/kmod_debug_guest.sh --ko PATH --out FILE [kmod_guest.sh options]
+#   scripts/vm/kmod_debug_guest.sh --ko PATH --out FILE [kmod_guest.sh options]
 set -u
 
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 case "${1:-}" in
 -h | --help)
-	echo "usage: $ug_prog --ko PATH --out FILE [scripts/kmod_guest.sh options] (inside a guest)"
+	echo "usage: $ug_prog --ko PATH --out FILE [scripts/vm/kmod_guest.sh options] (inside a guest)"
 	exit 0 ;;
 esac
 out=/dev/null

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # One step of `git bisect run` on a kernel tree: build the kernel, boot it
-# in a guest (scripts/vng_run.sh), run the A/B matrix of a baseline results
+# in a guest (scripts/vm/vng_run.sh), run the A/B matrix of a baseline results
 # directory there (udpgso_ab.sh --baseline) and turn the verdict of
 # ab_compare.py into bisect's exit code.  docs/compare.md has the recipe.
 #
@@ -25,7 +25,7 @@
 # not build, the guest did not boot or timed out, or nothing could be
 # compared), 128 stop the bisection (bad arguments, no baseline, no vng).
 set -u
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 usage() { ug_help; }
 die128() { ug_err "$*"; exit 128; }
@@ -58,7 +58,7 @@ if [ "$record" = 1 ]; then
 else
 	[ -n "$baseline" ] || die128 "needs --baseline DIR (or --record; see -h)"
 	# a baseline that cannot be read stops the bisection, not this commit
-	why=$("$UG_TOP/scripts/ab_compare.py" --matrix-args "$baseline" 2>&1 >/dev/null) ||
+	why=$("$UG_TOP/scripts/bench/ab_compare.py" --matrix-args "$baseline" 2>&1 >/dev/null) ||
 		die128 "${why#ab_compare.py: }"
 	baseline=$(cd "$baseline" && pwd)
 fi
@@ -84,13 +84,13 @@ fi
 [ -r "$kernel" ] || die128 "--kernel '$kernel': no such readable image"
 
 # ---- boot and run ------------------------------------------------------------------
-ab=(env "UG_COMPARE_ARGS=$cargs" "$UG_TOP/scripts/udpgso_ab.sh" --out "$out" --no-perf --no-plots)
+ab=(env "UG_COMPARE_ARGS=$cargs" "$UG_TOP/scripts/bench/udpgso_ab.sh" --out "$out" --no-perf --no-plots)
 [ "$record" = 1 ] || ab+=(--baseline "$baseline")
 ab+=("$@")
 ug_err "booting $kernel: ${ab[*]}"
 # through pipes: qemu reopens our stdout/stderr by /proc/self/fd/N, which
 # truncates a file they point to (a bisect log lost its first lines)
-"$UG_TOP/scripts/vng_run.sh" --kernel "$kernel" --timeout "$tmo" --rwdir "$out" -- \
+"$UG_TOP/scripts/vm/vng_run.sh" --kernel "$kernel" --timeout "$tmo" --rwdir "$out" -- \
 	"$(printf '%q ' "${ab[@]}")" > >(cat) 2> >(cat >&2)
 rc=$?
 wait

@@ -5,10 +5,13 @@ Prints one "PASS name" or "FAIL name: why" line per test (ab_stats_test.sh
 turns them into KTAP); exits 1 when one failed."""
 import argparse
 import math
+import os
 import random
 import sys
 
-import ab_stats as S
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))), "bench"))
+import ab_stats as S  # noqa: E402
 
 TESTS = []
 

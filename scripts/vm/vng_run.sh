@@ -3,23 +3,23 @@
 # Boot a guest kernel on this machine's root filesystem with virtme-ng and
 # run one command in it; never hangs.
 #
-#   scripts/vng_run.sh --kernel /boot/vmlinuz-VER [--timeout SECS] [--rwdir DIR]
+#   scripts/vm/vng_run.sh --kernel /boot/vmlinuz-VER [--timeout SECS] [--rwdir DIR]
 #                      [--cpus N] [--memory SIZE] -- COMMAND...
-#   scripts/vng_run.sh --kernel /boot/vmlinuz-VER --probe-accel   prints kvm or tcg
+#   scripts/vm/vng_run.sh --kernel /boot/vmlinuz-VER --probe-accel   prints kvm or tcg
 #
 # KVM is used when a short probe boot succeeds (here /dev/kvm exists but a
 # nested guest hangs, so the probe fails and TCG is used).  The probe result
 # is taken from $UG_VNG_ACCEL (kvm|tcg) when set: callers booting several
 # guests run --probe-accel once and export it.  UG_VNG_VERBOSE=1 adds the
 # guest kernel's console to stderr; UG_VNG_QEMU_OPTS more qemu options (one
-# string, e.g. a TCG plugin: scripts/kmod_icount.sh); UG_VNG_APPEND more
-# kernel command line (e.g. slub_debug: scripts/kmod_debug_kernel.sh).
+# string, e.g. a TCG plugin: scripts/bench/kmod_icount.sh); UG_VNG_APPEND more
+# kernel command line (e.g. slub_debug: scripts/vm/kmod_debug_kernel.sh).
 # Exit: the command's exit code, 124 when the guest timed out, 255 when it
 # died (vng got no exit code: a panic shows on the console), 4 when vng or
 # qemu is missing (the reason on stderr).
 set -u
 
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 usage() {
 	echo "usage: $ug_prog --kernel VMLINUZ [--timeout SECS] [--rwdir DIR] [--cpus N] [--memory SIZE] -- COMMAND..." >&2

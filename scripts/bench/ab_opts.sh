@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# udpgso-lab: the interval and fixed-rate options of scripts/udpgso_ab.sh
+# udpgso-lab: the interval and fixed-rate options of scripts/bench/udpgso_ab.sh
 # (sourced by it; functions only): checking --ci and --rate, the device's
 # speed, pacing with a tbf qdisc, and a pair's capacity from its warm-up.
 # shellcheck shell=bash

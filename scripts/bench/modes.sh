@@ -3,7 +3,7 @@
 # modes.sh: the send and receive modes side by side over loopback in a
 # fresh network namespace, one run each, and a summary table.
 #
-#   scripts/modes.sh [-4|-6] [-l SECONDS] [-o DIR]
+#   scripts/bench/modes.sh [-4|-6] [-l SECONDS] [-o DIR]
 #
 # tx is pinned to CPU 0 and rx to CPU 1 (when there are two).  Each row is
 # one tx/rx pair run for SECONDS (default 2); rx stops on SIGINT after tx
@@ -12,7 +12,7 @@
 # behalf: see scripts/ for the perf/proc-stat accounting.  With -o DIR, the
 # command, the JSON summaries and the stderr logs are kept there.
 set -eu
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 fam=-4 secs=2 out=
 [ "${1:-}" = --help ] && { ug_help; exit 0; }

@@ -12,9 +12,9 @@
 # receiver then runs on the peer.
 # shellcheck shell=bash
 set -u
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 AB_DIR=$(cd "$(dirname "$0")" && pwd)
-SNAP=$AB_DIR/snapshot.sh
+SNAP=$AB_DIR/../snapshot.sh
 . "$AB_DIR/ab_run.sh"
 . "$AB_DIR/ab_rounds.sh"
 

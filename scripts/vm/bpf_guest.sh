@@ -2,21 +2,21 @@
 # SPDX-License-Identifier: GPL-2.0
 # The module (kmod/) and its BPF twin (bpf/udpgso_stats) over the same
 # traffic, INSIDE a guest kernel that loads modules and has BTF (kmod_test.sh
-# can run it in the same guest boot as scripts/kmod_guest.sh).  For every
+# can run it in the same guest boot as scripts/vm/kmod_guest.sh).  For every
 # deterministic case each counter both give must be equal, exactly: the
 # module's, udpgso_stats' (fexit where the kernel allows it) and a second
 # udpgso_stats inside the first with UDPGSO_STATS_NO_FEXIT=1 (the counters
 # derived from tracepoints, as on a kernel that refuses fexit).
 #
-#   scripts/bpf_guest.sh --ko PATH [--out FILE] [--only CASE,...]
+#   scripts/vm/bpf_guest.sh --ko PATH [--out FILE] [--only CASE,...]
 #
 # One result line per case on stdout (and appended to FILE), as kmod_guest.sh:
 #   UGKMOD ok|not ok|skip <kernel>: bpf <case>: ...
 # A disagreement names the counter and the three values.
 set -u
 
-. "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/bpf_lib.sh"
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../bpf_lib.sh"
 
 usage() {
 	echo "usage: $ug_prog --ko PATH [--out FILE] [--only CASE,...]" >&2

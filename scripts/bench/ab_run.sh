@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# udpgso-lab: the per-run machinery of scripts/udpgso_ab.sh, sourced by it
+# udpgso-lab: the per-run machinery of scripts/bench/udpgso_ab.sh, sourced by it
 # (functions only; they use its settings and state): one agent per side
 # that reads counters and runs ethtool without a process start per request,
 # applying a setting, perf and the receiver started one run ahead, and

@@ -25,7 +25,7 @@
 #                                   default: the newest /usr/src/linux-source-*)
 # Nothing of the kernel's is kept: the temporary directory is removed.
 set -u
-. "$(dirname "$0")/scripts/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 ug_no_args "$@"
 
 COLL=udpgso-lab
