@@ -42,7 +42,7 @@ if [ ! -x "$STATS" ]; then
 fi
 work=$(mktemp -d /tmp/ugbpf.XXXXXX)
 ug_trap_install
-defer "rm -rf '$work'"
+defer rm -rf "$work"
 
 "$STATS" hooks >"$work/hooks" 2>"$work/hooks.err"
 rc=$?

@@ -30,7 +30,7 @@ ug_need_built "$TX" "$RX"
 
 ug_trap_install
 tmp=$(mktemp -d)
-defer "rm -rf '$tmp'"
+defer rm -rf "$tmp"
 ns_add b || { ktap_skip "udpgso_bench" "cannot create a network namespace"; ktap_finish; }
 ns=$(ns_name b)
 port=8000
@@ -80,12 +80,7 @@ xfer() {
 		grep -v ' MB/s' "$tmp/rx.err" | tail -n3 | sed 's/^/# rx: /'
 	fi
 	# merge both summaries into one object {tx: .., rx: ..} for the checks
-	if ! python3 - "$tmp/tx.json" "$tmp/rx.json" >"$tmp/both.json" 2>/dev/null <<'PY'
-import json, sys
-print(json.dumps({"tx": json.load(open(sys.argv[1])),
-                  "rx": json.load(open(sys.argv[2]))}))
-PY
-	then
+	if ! ug_jmerge tx="$tmp/tx.json" rx="$tmp/rx.json" >"$tmp/both.json" 2>/dev/null; then
 		ktap_fail "$name" "no JSON summary"
 		return
 	fi

@@ -73,11 +73,10 @@ gro_family() {
 
 # ---- cases --------------------------------------------------------------------
 _gro_tmp=
-_gro_ns=()
 
 gro_init() {		# call once, after ug_trap_install
 	_gro_tmp=$(mktemp -d)
-	defer "rm -rf '$_gro_tmp'"
+	defer rm -rf "$_gro_tmp"
 	# UG_GRO_COUNTER=nft|iptables|none forces a backend (none: the cases
 	# that count packets skip), else the first that works here
 	GRO_CNT=${UG_GRO_COUNTER:-$(gro_counter_backend)}
@@ -93,6 +92,8 @@ gro_case_begin() {	# NAME
 	_gro_rx_keys=() _gro_rx_pids=() _gro_watch=()
 	_gro_t0=$EPOCHREALTIME
 	rm -f "$_gro_tmp"/*
+	# the case's namespaces are deleted at its end (_gro_teardown)
+	defer_scope_begin
 }
 # record why the case cannot run / has already failed; return 1 so that a
 # case can say:  step || return
@@ -105,7 +106,6 @@ gro_ns() {
 	for n in "$@"; do
 		ns=$(ns_name "$n")
 		ns_add "$n" || { gro_fail "cannot create namespace $ns"; return 1; }
-		_gro_ns+=("$ns")
 		# no router solicitations, no DAD: nothing but our traffic
 		ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.router_solicitations=0 \
 			net.ipv6.conf.default.router_solicitations=0 \
@@ -127,13 +127,7 @@ gro_ns() {
 		fi
 	done
 }
-_gro_teardown() {
-	local ns
-	for ns in "${_gro_ns[@]}"; do
-		ip netns del "$ns" 2>/dev/null
-	done
-	_gro_ns=()
-}
+_gro_teardown() { defer_scope_end; }
 
 # ---- links --------------------------------------------------------------------
 _gro_mac() { ip netns exec "$(ns_name "$1")" cat "/sys/class/net/$2/address"; }

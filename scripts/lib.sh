@@ -128,18 +128,37 @@ ug_need_built() {
 }
 
 # ---- cleanup stack ------------------------------------------------------------
-# defer CMD...: push a command (one string, run with eval) to run at exit,
-# in reverse order, on normal exit, failure and SIGINT/SIGTERM/SIGHUP.
+# defer CMD [ARG...]: push a command to run at exit, in reverse order, on
+# normal exit, failure and SIGINT/SIGTERM/SIGHUP (after ug_trap_install,
+# the one trap scheme).  Argv semantics: each ARG is kept as one word
+# ("${@@Q}"), so callers quote nothing by hand; a pipeline or a list is a
+# function of the caller's, deferred by name.  Output and errors of the
+# deferred commands are dropped; a failing one does not stop the others.
+# defer_scope_begin / defer_scope_end: what was deferred in between runs
+# at the end of the scope (e.g. one test case's namespaces), the rest
+# stays for exit; scopes nest.
 _ug_defer=()
-defer() { _ug_defer+=("$*"); }
-# run and drop everything deferred so far (LIFO); errors do not stop it
-run_deferred() {
+_ug_scopes=()
+defer() { _ug_defer+=("${*@Q}"); }
+defer_scope_begin() { _ug_scopes+=("${#_ug_defer[@]}"); }
+defer_scope_end() {
+	local n=${#_ug_scopes[@]}
+	[ "$n" -gt 0 ] || return 0
+	_ug_run_from "${_ug_scopes[n - 1]}"
+	unset "_ug_scopes[$((n - 1))]"
+}
+# run and drop the deferred commands from index $1 on (LIFO)
+_ug_run_from() {
 	local i
-	for ((i = ${#_ug_defer[@]} - 1; i >= 0; i--)); do
-		eval "${_ug_defer[$i]}" >/dev/null 2>&1 || true
+	for ((i = ${#_ug_defer[@]} - 1; i >= $1; i--)); do
+		eval "${_ug_defer[$i]}" >/dev/null 2>&1 </dev/null || true
 		unset "_ug_defer[$i]"
 	done
-	_ug_defer=()
+}
+# run and drop everything deferred so far (every scope)
+run_deferred() {
+	_ug_run_from 0
+	_ug_defer=() _ug_scopes=()
 }
 _ug_on_exit() { local rc=$?; trap - EXIT; run_deferred; exit "$rc"; }
 _ug_on_sig() { trap - EXIT INT TERM HUP; run_deferred; exit "$1"; }
@@ -151,18 +170,26 @@ ug_trap_install() {
 }
 
 # ---- network namespaces -----------------------------------------------------
-# ns_new NAME: create netns "ug<pid>-NAME" with lo up, deferred deletion;
-# prints the full name.  Callers: ns=$(ns_new a) then call ns_defer "$ns"
-# in the parent shell (command substitution runs in a subshell).
+# ns_name NAME: the full name of our namespace NAME, "ug<pid>-NAME"
 ns_name() { echo "ug$$-$1"; }
-ns_add() {		# NAME -> sets nothing, creates and defers
+# ns_add NAME: create it with lo up, its deletion deferred (in the current
+# defer scope); run it in this shell, not in $(...): the deferral is a
+# variable of the shell
+ns_add() {
 	local ns
 	ns=$(ns_name "$1")
 	ip netns add "$ns" || return 1
-	defer "ip netns del '$ns'"
+	defer ip netns del "$ns"
 	ip -n "$ns" link set lo up
 }
 ns_exec() { local ns; ns=$(ns_name "$1"); shift; ip netns exec "$ns" "$@"; }
+# ns_kill_pids FULLNAME...: SIGKILL every process left in these namespaces
+ns_kill_pids() {
+	local ns
+	for ns in "$@"; do
+		ip netns pids "$ns" 2>/dev/null | xargs -r kill -9
+	done
+}
 # veth_pair NS_A DEV_A NS_B DEV_B: a veth between two of our namespaces
 veth_pair() {
 	ip link add "$2" netns "$(ns_name "$1")" type veth \
@@ -205,57 +232,18 @@ ug_wait_still() {
 	return 1
 }
 
-# ---- JSON -------------------------------------------------------------------
+# ---- JSON (scripts/ugjson.py) -----------------------------------------------
 # ug_jget FILE PATH: print one value of a JSON file; PATH is dot-separated
 # keys (list indexes as numbers), e.g. ug_jget rx.json seq.loss.  Objects and
 # lists print as JSON, booleans as true/false.  Fails when PATH is absent.
-ug_jget() {
-	python3 - "$1" "$2" <<'PY'
-import json, sys
-v = json.load(open(sys.argv[1]))
-for k in sys.argv[2].split("."):
-    v = v[int(k)] if isinstance(v, list) else v[k]
-print(json.dumps(v) if isinstance(v, (dict, list, bool)) or v is None else v)
-PY
-}
+# (More PATHs: their values on one line, space separated; FILE - is stdin.)
+ug_jget() { python3 "$UG_TOP/scripts/ugjson.py" get "$@"; }
 
 # ug_jcheck FILE EXPR...: evaluate each Python expression over the JSON
 # object in FILE (keys as names, nested keys with dots: seq.loss == 0).
 # Prints "# check failed: EXPR (name=value ...)" for each false one and
 # returns 1 then, else 0.
-ug_jcheck() {
-	python3 - "$@" <<'PY'
-import json, re, sys
-class O(dict):
-    def __getattr__(self, k):
-        return self[k]
-try:
-    d = json.load(open(sys.argv[1]), object_hook=O)
-except (OSError, ValueError) as e:
-    print("# check failed: %s: no JSON summary (%s)" % (sys.argv[1], e))
-    sys.exit(1)
-rc = 0
-for e in sys.argv[2:]:
-    try:
-        ok = eval(e, {"__builtins__": {"abs": abs, "len": len, "min": min,
-                                        "max": max, "sum": sum}}, d)
-    except Exception as x:
-        ok, why = False, repr(x)
-    else:
-        why = ""
-    if ok:
-        continue
-    rc = 1
-    vals = []
-    for name in sorted(set(re.findall(r"[A-Za-z_][A-Za-z_0-9]*(?:\.[A-Za-z_][A-Za-z_0-9]*)*", e))):
-        v = d
-        try:
-            for k in name.split("."):
-                v = v[k]
-        except (KeyError, TypeError):
-            continue
-        vals.append("%s=%s" % (name, json.dumps(v)))
-    print("# check failed: %s (%s)%s" % (e, " ".join(vals), " " + why if why else ""))
-sys.exit(rc)
-PY
-}
+ug_jcheck() { python3 "$UG_TOP/scripts/ugjson.py" check "$@"; }
+
+# ug_jmerge KEY=FILE...: one JSON object {KEY: FILE's object, ...} on stdout
+ug_jmerge() { python3 "$UG_TOP/scripts/ugjson.py" merge "$@"; }

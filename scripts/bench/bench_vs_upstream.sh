@@ -94,7 +94,7 @@ mkdir -p "$out/raw" || ug_die "-o $out: cannot create"
 TIMEFORMAT='%U %S'
 ug_trap_install
 tmp=$(mktemp -d)
-defer "rm -rf '$tmp'"
+defer rm -rf "$tmp"
 
 # ---- upstream's tools, built in a temporary directory -------------------------
 top=$(basename "$tarball" .tar.xz)

@@ -80,14 +80,14 @@ fi
 guest() {
 	local i mode mbps port=$((RANDOM % 20000 + 20000)) rxpid order
 	ug_trap_install
-	defer "rmmod udpgso_stats 2>/dev/null"
+	defer rmmod udpgso_stats
 	mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
 	rmmod udpgso_stats 2>/dev/null
 	ns_add l || ug_die "cannot create a netns"
 	timeout $((rounds * 2 * (secs + 10) + 60)) ip netns exec "$(ns_name l)" \
 		"$UDPGSO_BIN/udpgso_bench_rx" -4 -p "$port" >/dev/null 2>&1 &
 	rxpid=$!
-	defer "kill $rxpid"
+	defer kill "$rxpid"
 	for ((i = 0; i < 6; i++)); do ns_wait_udp_port l "$port" && break; done
 	((i < 6)) || ug_die "receiver did not bind port $port"
 	echo "# kernel $(uname -r) ($(uname -v)), $(nproc) cpus, accel ${UG_VNG_ACCEL:-?}"
@@ -133,7 +133,7 @@ out=$(cd "$out" && pwd)
 
 work=$(mktemp -d /tmp/ugbench.XXXXXX)
 ug_trap_install
-defer "rm -rf '$work'"
+defer rm -rf "$work"
 make -s -C "$UG_TOP/kmod" KDIR="$hdr" BUILD="$work/build" >"$work/build.log" 2>&1 ||
 	{ cat "$work/build.log" >&2; ug_die "module build against $hdr failed"; }
 

@@ -133,7 +133,7 @@ guest() {
 	local r mode order w k=1 p_lo=31001 p_veth=31002 p_sendto=31003 cnt
 	local TX=$UDPGSO_BIN/udpgso_bench_tx RX=$UDPGSO_BIN/udpgso_bench_rx
 	ug_trap_install
-	defer "rmmod udpgso_stats 2>/dev/null"
+	defer rmmod udpgso_stats
 	mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
 	rmmod udpgso_stats 2>/dev/null
 	ns_add l && ns_add a && ns_add b && veth_pair a a0 b b0 || ug_die "netns/veth setup failed"
@@ -155,11 +155,11 @@ guest() {
 	# number of context switches in a window does not depend on wake-up
 	# timing)
 	ns_exec l chrt -i 0 "$RX" -4 -p "$p_lo" -G --rcvbuf 67108864 >/dev/null 2>&1 &
-	defer "kill $!"
+	defer kill "$!"
 	ns_exec b chrt -i 0 "$RX" -4 -p "$p_veth" -G --rcvbuf 67108864 >/dev/null 2>&1 &
-	defer "kill $!"
+	defer kill "$!"
 	ns_exec l chrt -i 0 "$RX" -4 -p "$p_sendto" --rcvbuf 67108864 >/dev/null 2>&1 &
-	defer "kill $!"
+	defer kill "$!"
 	ns_wait_udp_port l "$p_lo" && ns_wait_udp_port b "$p_veth" &&
 		ns_wait_udp_port l "$p_sendto" || ug_die "receivers did not bind"
 	echo "# kernel $(uname -r) ($(uname -v)), $(nproc) cpus"
@@ -225,7 +225,7 @@ out=$(cd "$out" && pwd)
 
 work=$(mktemp -d /tmp/ugicount.XXXXXX)
 ug_trap_install
-defer "rm -rf '$work'"
+defer rm -rf "$work"
 make -s -C "$UG_TOP/kmod" KDIR="$hdr" BUILD="$work/build" >"$work/build.log" 2>&1 ||
 	{ cat "$work/build.log" >&2; ug_die "module build against $hdr failed"; }
 cc=(gcc -O2 -Wall -Wextra -Werror)

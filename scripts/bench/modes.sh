@@ -42,7 +42,7 @@ if [ -n "$out" ]; then
 	log=$out
 else
 	log=$(mktemp -d)
-	defer "rm -rf '$log'"
+	defer rm -rf "$log"
 fi
 echo "$0 $*" >"$log/command"
 ns_add m

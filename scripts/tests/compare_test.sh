@@ -17,7 +17,7 @@ MUT=scripts/tests/compare_mutate.py
 BASE=results/20261122T224220Z-vm-default
 GUEST=results/guest-6.1-vs-6.12-2026-11-23
 tmp=$(mktemp -d)
-defer "rm -rf '$tmp'"
+defer rm -rf "$tmp"
 
 # run_cmp NAME ARGS...: run ab_compare.py, keep out/err/rc in $tmp/NAME.*
 run_cmp() {

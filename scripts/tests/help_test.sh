@@ -19,7 +19,7 @@ scripts="udpgso_bench.sh udpgso.sh udpgro.sh udpgro_fwd.sh scripts/tests/scripts
 	scripts/tests/ab_stats_test.sh scripts/vm/kmod_guest.sh scripts/vm/kmod_debug_guest.sh
 	bpf_test.sh scripts/vm/bpf_guest.sh scripts/bench/bpf_bench.sh"
 tmp=$(mktemp -d)
-defer "rm -rf '$tmp'"
+defer rm -rf "$tmp"
 
 for s in $tools $scripts; do
 	p=./$s

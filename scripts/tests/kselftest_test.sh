@@ -51,7 +51,7 @@ why=$(ug_need_cmd make gcc tar xz rsync perl timeout) || skip_all "$why"
 
 ug_trap_install
 work=$(mktemp -d /tmp/ug-kst.XXXXXX)
-defer "rm -rf '$work'"
+defer rm -rf "$work"
 
 # ---- the kernel's kselftest machinery, nothing else ----------------------
 top=$(basename "$tarball" .tar.xz)

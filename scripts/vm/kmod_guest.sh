@@ -752,7 +752,7 @@ t_dmesg() {
 
 # ---- main ------------------------------------------------------------------------
 ug_trap_install
-defer "rmmod udpgso_stats 2>/dev/null"
+defer rmmod udpgso_stats
 mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
 for b in "$TX" "$RX"; do
 	[ -x "$b" ] || { emit skip "all: no $b (run make first)"; exit 4; }
