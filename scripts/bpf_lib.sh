@@ -44,13 +44,7 @@ bl_down() {
 bl_port() { echo $((RANDOM % 20000 + 20000)); }
 
 # wait up to 30 s for a UDP port (a guest under TCG may be slow)
-bl_wait_port() {	# NS PORT
-	local w
-	for w in 1 2 3 4 5 6; do
-		ns_wait_udp_port "$1" "$2" && return 0
-	done
-	return 1
-}
+bl_wait_port() { ug_wait_port -u "$1" "$2" "" 30; }	# NS PORT
 
 # bl_run OUT NS_TX NS_RX DST PORT FAMILY RXFLAGS [STATS-OPTIONS...]:
 # a receiver in NS_RX, then `udpgso_stats run STATS-OPTIONS -- (M GSO sends
@@ -58,16 +52,12 @@ bl_wait_port() {	# NS PORT
 # Returns 1 (reason in OUT.err) when the receiver or the sender failed,
 # the tool's status otherwise (4: no BPF)
 bl_run() {
-	local out=$1 nstx=$2 nsrx=$3 dst=$4 port=$5 fam=$6 rxflags=$7 rxpid rc
+	local out=$1 nstx=$2 nsrx=$3 dst=$4 port=$5 fam=$6 rxflags=$7 rc
 	shift 7
 	: >"$out.err"
 	# shellcheck disable=SC2086
-	timeout 120 ip netns exec "$(ns_name "$nsrx")" "$RX" "$fam" -p "$port" $rxflags \
-		>/dev/null 2>&1 &
-	rxpid=$!
-	if ! bl_wait_port "$nsrx" "$port"; then
-		kill "$rxpid" 2>/dev/null
-		wait "$rxpid" 2>/dev/null
+	if ! UG_PORT_SECS=30 ug_rx_start "$nsrx" -u "$port" /dev/null /dev/null \
+		timeout 120 "$RX" "$fam" -p "$port" $rxflags; then
 		echo "receiver did not bind port $port" >>"$out.err"
 		return 1
 	fi
@@ -87,8 +77,7 @@ bl_run() {
 		"$STATS" run "$@" -- "${traffic[@]}" >"$out" 2>>"$out.err"
 	fi
 	rc=$?
-	kill "$rxpid" 2>/dev/null
-	wait "$rxpid" 2>/dev/null
+	ug_rx_end TERM 2>/dev/null
 	return $rc
 }
 

@@ -334,29 +334,22 @@ gro_dnat() {
 # gro_rx KEY NS PORT [ARGS...]: start a receiver in the background; its JSON
 # summary becomes KEY in the checks.  Waits until its socket is bound.
 gro_rx() {
-	local key=$1 ns=$2 port=$3 have i proto=-u
+	local key=$1 ns=$2 port=$3 proto=-u rc=0
 	shift 3
 	case " $* " in *" -t "*) proto=-t ;; esac
-	have=$(_gro_bound "$proto" "$ns" "$port")
-	ip netns exec "$(ns_name "$ns")" timeout -k 5 "$GRO_TOOL_TIMEOUT" \
-		"$GRO_RX" -p "$port" "$@" --json \
-		>"$_gro_tmp/$key.json" 2>"$_gro_tmp/$key.err" &
-	_gro_rx_keys+=("$key")
-	_gro_rx_pids+=("$!")
 	echo "$GRO_RX -p $port $* --json" >"$_gro_tmp/$key.cmd"
-	for ((i = 0; i < 100; i++)); do
-		[ "$(_gro_bound "$proto" "$ns" "$port")" -gt "$have" ] && return 0
-		kill -0 "$!" 2>/dev/null || break
-		sleep 0.05
-	done
-	gro_fail "$key did not bind port $port"
+	ug_rx_start "$ns" "$proto" "$port" "$_gro_tmp/$key.json" "$_gro_tmp/$key.err" \
+		timeout -k 5 "$GRO_TOOL_TIMEOUT" "$GRO_RX" -p "$port" "$@" --json || rc=1
+	_gro_rx_keys+=("$key")
+	_gro_rx_pids+=("$UG_RX_PID")
+	[ "$rc" -eq 0 ] || gro_fail "$key did not bind port $port"
 }
 # gro_rx_wait KEY: wait for one receiver to finish
 gro_rx_wait() {
 	local i
 	for i in "${!_gro_rx_keys[@]}"; do
 		if [ "${_gro_rx_keys[$i]}" = "$1" ] && [ -n "${_gro_rx_pids[$i]}" ]; then
-			wait "${_gro_rx_pids[$i]}"
+			ug_rx_end "" "${_gro_rx_pids[$i]}"
 			echo "$?" >"$_gro_tmp/$1.rc"
 			_gro_rx_pids[$i]=""
 		fi
@@ -374,9 +367,6 @@ gro_rx_stop() {
 	done
 	return 0
 }
-_gro_bound() {		# -u|-t NS PORT: sockets bound to (listening on) PORT
-	ns_exec "$2" ss -Hln "$1" "sport = :$3" 2>/dev/null | wc -l
-}
 
 # gro_send KEY NS [ARGS...]: run a sender (after a snapshot of the watched
 # counters); its summary becomes KEY in the checks
@@ -385,8 +375,8 @@ gro_send() {
 	shift 2
 	[ -f "$_gro_tmp/before" ] || { gro_settle; _gro_snap "$_gro_tmp/before"; }
 	echo "$GRO_TX $* --json" >"$_gro_tmp/$key.cmd"
-	ip netns exec "$(ns_name "$ns")" timeout -k 5 "$GRO_TOOL_TIMEOUT" \
-		"$GRO_TX" "$@" --json >"$_gro_tmp/$key.json" 2>"$_gro_tmp/$key.err"
+	ug_tx_run "$ns" "$_gro_tmp/$key.json" "$_gro_tmp/$key.err" \
+		timeout -k 5 "$GRO_TOOL_TIMEOUT" "$GRO_TX" "$@" --json
 	rc=$?
 	echo "$rc" >"$_gro_tmp/$key.rc"
 	return "$rc"

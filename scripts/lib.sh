@@ -197,19 +197,139 @@ veth_pair() {
 	ip -n "$(ns_name "$1")" link set "$2" up
 	ip -n "$(ns_name "$3")" link set "$4" up
 }
-# wait until a port is bound (UDP) or listening (TCP) in one of our
-# namespaces, or 5 s; PROTO is -u or -t
-ns_wait_port() {	# PROTO NS PORT
-	local i
-	for ((i = 0; i < 100; i++)); do
-		if ns_exec "$2" ss -Hln "$1" "sport = :$3" 2>/dev/null | grep -q .; then
-			return 0
+# ---- ports -------------------------------------------------------------------
+# ug_nap SECS: sleep without a fork (a read that times out on a pipe of our own)
+ug_nap() {
+	[ -n "${_ug_napfd:-}" ] || exec {_ug_napfd}<> <(:)
+	read -r -t "$1" -u "$_ug_napfd" _ 2>/dev/null
+	return 0
+}
+# _ug_port_count PROTO NS PORT PID: sets _ug_bound, the sockets bound to
+# PORT (TCP: listening) in our namespace NS (NS "": where we are); read from
+# /proc/PID/net when PID (a process in that namespace) is given, no fork;
+# else through ss in NS
+_ug_port_count() {
+	local f hex line local st
+	_ug_bound=0
+	if [ -z "$4" ]; then
+		if [ -n "$2" ]; then
+			_ug_bound=$(ns_exec "$2" ss -Hln "$1" "sport = :$3" 2>/dev/null | wc -l)
+		else
+			_ug_bound=$(ss -Hln "$1" "sport = :$3" 2>/dev/null | wc -l)
 		fi
-		sleep 0.05
+		return
+	fi
+	printf -v hex '%04X' "$3"
+	for f in /proc/"$4"/net/{udp,udp6}; do
+		[ "$1" = -t ] && f=${f/udp/tcp}
+		[ -r "$f" ] || continue
+		while read -r _ local _ st _; do
+			[ "${local##*:}" = "$hex" ] || continue
+			[ "$1" = -u ] || [ "$st" = 0A ] || continue
+			_ug_bound=$((_ug_bound + 1))
+		done <"$f"
+	done
+}
+# ug_wait_port PROTO NS PORT [PID [SECS [HAVE]]]: wait until more than HAVE
+# (default 0) sockets are bound (UDP, PROTO -u) or listening (TCP, -t) on
+# PORT in our namespace NS, at most SECS seconds (default 5).  With PID (the
+# receiver, or a process in its namespace) the count is read in its
+# /proc/PID/net (no fork) and the wait ends with 1 as soon as PID is gone.
+# The one port wait of the project.
+ug_wait_port() {
+	local proto=$1 ns=$2 port=$3 pid=${4:-} secs=${5:-5} have=${6:-0} i
+	for ((i = 0; i < secs * 50; i++)); do
+		_ug_port_count "$proto" "$ns" "$port" "$pid"
+		[ "$_ug_bound" -gt "$have" ] && return 0
+		if [ -n "$pid" ] && ! kill -0 "$pid" 2>/dev/null; then return 1; fi
+		ug_nap 0.02
 	done
 	return 1
 }
-ns_wait_udp_port() { ns_wait_port -u "$1" "$2"; }	# NS PORT
+ns_wait_port() { ug_wait_port "$1" "$2" "$3"; }		# PROTO NS PORT
+ns_wait_udp_port() { ug_wait_port -u "$1" "$2"; }	# NS PORT
+
+# ---- the send modes -----------------------------------------------------------
+# One table of udpgso_bench_tx's send modes for every script that runs them
+# (udpgso_bench.sh, modes.sh, bench_vs_upstream.sh, udpgso_ab.sh): NAME and
+# the arguments, where $S is the datagram (GSO: segment) size, $L the bytes
+# of one GSO send call and $B the sendmmsg batch.  An empty one leaves its
+# option out (the tool's default).
+UG_TX_MODES='
+sendto		-u -s $S
+send		-s $S
+sendmmsg	-m --batch $B -s $S
+gso-cmsg	-s $L -S $S
+gso-sockopt	-s $L -S $S --gso-mode sockopt
+sendmmsg-gso	-m --batch $B -s $L -S $S
+iov		--iov 4 -s $S
+zerocopy	-z -s $S
+zerocopy-gso	-z -s $L -S $S
+tcp		-t -s $L
+'
+# ug_tx_args MODE: the mode's tx arguments, with S, L and B from the
+# caller's variables (e.g. S=1200 L=12000 ug_tx_args gso-cmsg); 1 (and
+# nothing printed) for a mode not in the table
+ug_tx_args() {
+	local name args w v out=()
+	while read -r name args; do
+		[ "$name" = "$1" ] || continue
+		for w in $args; do
+			case "$w" in
+			'$'?)
+				v=${w#?} v=${!v:-}
+				if [ -n "$v" ]; then out+=("$v"); else unset "out[$((${#out[@]} - 1))]"; fi
+				;;
+			*) out+=("$w") ;;
+			esac
+		done
+		echo "${out[*]}"
+		return 0
+	done <<<"$UG_TX_MODES"
+	return 1
+}
+# ug_tx_modes: the names, one line
+ug_tx_modes() { awk 'NF { printf "%s%s", s, $1; s = " " } END { print "" }' <<<"$UG_TX_MODES"; }
+
+# ---- one transfer: receiver, port, sender, JSON ---------------------------------
+# The case engine of the scripts that run the tools against each other
+# (udpgso_bench.sh, the GRO scripts, modes.sh, bench_vs_upstream.sh, the
+# guest's kmod_guest.sh): start rx, wait for its port, run tx, end rx, then
+# merge the JSON summaries (ug_jmerge) and check them (ug_jcheck).
+#
+# ug_rx_start NS PROTO PORT OUT ERR CMD...: the receiver CMD (the tool with
+# all its arguments, e.g. under timeout) in our namespace NS in the
+# background, stdout to OUT, stderr to ERR; sets UG_RX_PID.  Returns 0 once
+# one more socket is bound to (TCP: listens on) PORT than before it
+# started, else 1 with the receiver killed (UG_PORT_SECS: how long, 5 s)
+ug_rx_start() {
+	local ns=$1 proto=$2 port=$3 out=$4 err=$5
+	shift 5
+	# sockets already there (a second receiver on a shared port)
+	_ug_port_count "$proto" "$ns" "$port" ""
+	local have=$_ug_bound
+	ip netns exec "$(ns_name "$ns")" "$@" >"$out" 2>"$err" &
+	UG_RX_PID=$!
+	ug_wait_port "$proto" "$ns" "$port" "$UG_RX_PID" "${UG_PORT_SECS:-5}" "$have" && return 0
+	kill "$UG_RX_PID" 2>/dev/null
+	wait "$UG_RX_PID" 2>/dev/null
+	return 1
+}
+# ug_tx_run NS OUT ERR CMD...: the sender CMD in our namespace NS, stdout to
+# OUT, stderr to ERR; returns its exit status
+ug_tx_run() {
+	local ns=$1 out=$2 err=$3
+	shift 3
+	ip netns exec "$(ns_name "$ns")" "$@" >"$out" 2>"$err"
+}
+# ug_rx_end [SIG [PID]]: end the receiver (PID, default UG_RX_PID): send SIG
+# first when given (INT: it prints its summary and exits 0), then wait for
+# it; returns its exit status
+ug_rx_end() {
+	local pid=${2:-$UG_RX_PID}
+	[ -z "${1:-}" ] || kill -"$1" "$pid" 2>/dev/null
+	wait "$pid"
+}
 
 # ug_wait_still QUIET TRIES CMD...: run CMD every 0.1 s until its output is
 # the same QUIET times in a row (counters that stopped moving), at most

@@ -116,16 +116,18 @@ if [ -n "$base" ]; then
 	UTX=$base other=base
 fi
 
-# ---- modes: NAME|TX ARGS|RX ARGS|WHO (both: ours and upstream; ours: ours only)
+# ---- modes: NAME|TX MODE [S]|RX ARGS|WHO (both: ours and upstream; ours: ours
+# only).  TX MODE is one of lib.sh's table, with upstream's defaults: no -s,
+# no --batch, -S only where given
 MODES=(
-	"udp||-|both"
-	"udp -m|-m|-|both"
-	"udp -S 0|-S 0|-|both"
-	"udp -S 0 -z|-S 0 -z|-|both"
-	"tcp|-t|-t|both"
-	"udp -S 0, rx -G|-S 0|-G|both"
-	"udp -m -S 0|-m -S 0|-|ours"
-	"udp -m -S 0, rx -G|-m -S 0|-G|ours"
+	"udp|send|-|both"
+	"udp -m|sendmmsg|-|both"
+	"udp -S 0|gso-cmsg 0|-|both"
+	"udp -S 0 -z|zerocopy-gso 0|-|both"
+	"tcp|tcp|-t|both"
+	"udp -S 0, rx -G|gso-cmsg 0|-G|both"
+	"udp -m -S 0|sendmmsg-gso 0|-|ours"
+	"udp -m -S 0, rx -G|sendmmsg-gso 0|-G|ours"
 )
 # another build of ours has every mode
 [ -z "$base" ] || MODES=("${MODES[@]/%|ours/|both}")
@@ -161,9 +163,11 @@ mean_mbps() {	# LOG DIR(tx|rx)
 nrun=0
 run_one() {	# MODE_INDEX FAMILY TOOL REP
 	local spec=${MODES[$1]} fam=$2 tool=$3 rep=$4 name txa rxa tx ns
-	local tag rxpid rc fa proto
+	local tag rc fa proto tm ts
 	IFS='|' read -r name txa rxa _ <<<"$spec"
 	[ "$rxa" = - ] && rxa=
+	read -r tm ts <<<"$txa"
+	txa=$(S=$ts L= B= ug_tx_args "$tm")
 	nrun=$((nrun + 1))
 	ns=b$nrun
 	tag=$(printf '%s-ipv%s-%s-%d' "$name" "$fam" "$tool" "$rep" | tr -c 'A-Za-z0-9.\n-' '_')
@@ -172,16 +176,12 @@ run_one() {	# MODE_INDEX FAMILY TOOL REP
 	[ "$tool" = ours ] || tool=$other
 	case $txa in *-t*) proto=-t ;; *) proto=-u ;; esac
 	ns_add "$ns" || ug_die "cannot create a network namespace"
-	# not through a function: $! must be the receiver itself (ip and
-	# taskset exec it), so that SIGINT, its way to stop, reaches it
+	# UG_RX_PID is the receiver itself (ip and taskset exec it), so that
+	# SIGINT, its way to stop, reaches it
 	# shellcheck disable=SC2086
-	ip netns exec "$(ns_name "$ns")" $rx_pin "$URX" -p "$port" $rxa \
-		2>"$out/raw/$tag.rx.log" &
-	rxpid=$!
-	if ! ns_wait_port "$proto" "$ns" "$port"; then
-		kill -INT "$rxpid" 2>/dev/null; wait "$rxpid"
+	ug_rx_start "$ns" "$proto" "$port" /dev/stdout "$out/raw/$tag.rx.log" \
+		$rx_pin "$URX" -p "$port" $rxa ||
 		ug_die "upstream's receiver did not bind port $port ($tag)"
-	fi
 	# (ip netns exec and taskset exec the sender: `time` sees its CPU)
 	# shellcheck disable=SC2086
 	{ time ns_exec "$ns" $tx_pin "$tx" -p "$port" -l "$secs" $fa $txa \
@@ -190,8 +190,7 @@ run_one() {	# MODE_INDEX FAMILY TOOL REP
 	cpu=$(awk '{ printf "%.3f", $1 + $2 }' "$tmp/time")
 	[ -s "$out/raw/$tag.tx.out" ] || rm -f "$out/raw/$tag.tx.out"
 	sleep 0.2	# the receiver's last per-second line
-	kill -INT "$rxpid" 2>/dev/null
-	wait "$rxpid" 2>/dev/null
+	ug_rx_end INT 2>/dev/null
 	ip netns del "$(ns_name "$ns")" 2>/dev/null
 	read -r txm txn <<<"$(mean_mbps "$out/raw/$tag.tx.log" tx)"
 	read -r rxm rxn <<<"$(mean_mbps "$out/raw/$tag.rx.log" rx)"

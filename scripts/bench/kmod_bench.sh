@@ -88,8 +88,7 @@ guest() {
 		"$UDPGSO_BIN/udpgso_bench_rx" -4 -p "$port" >/dev/null 2>&1 &
 	rxpid=$!
 	defer kill "$rxpid"
-	for ((i = 0; i < 6; i++)); do ns_wait_udp_port l "$port" && break; done
-	((i < 6)) || ug_die "receiver did not bind port $port"
+	ug_wait_port -u l "$port" "" 30 || ug_die "receiver did not bind port $port"
 	echo "# kernel $(uname -r) ($(uname -v)), $(nproc) cpus, accel ${UG_VNG_ACCEL:-?}"
 	echo "# workload: udpgso_bench_tx -4 -D 127.0.0.1 -p $port -s 14000 -S 1400 -l $secs --json"
 	for ((i = 0; i < rounds; i++)); do
@@ -101,7 +100,7 @@ guest() {
 			fi
 			mbps=$(ns_exec l timeout $((secs + 30)) "$UDPGSO_BIN/udpgso_bench_tx" -4 \
 				-D 127.0.0.1 -p "$port" -s 14000 -S 1400 -l "$secs" --json 2>/dev/null |
-				python3 -c 'import json,sys; print(json.load(sys.stdin)["MBps"])' 2>/dev/null)
+				ug_jget - MBps 2>/dev/null)
 			if [ "$mode" = on ]; then
 				echo "# round $i: tx_gso_skbs $(awk '$1 == "tx_gso_skbs" { print $2 }' \
 					/sys/kernel/debug/udpgso_stats/counters)"

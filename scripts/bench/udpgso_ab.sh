@@ -289,14 +289,16 @@ n_configs=$((${#pairs[@]} * ${#settings[@]}))
 n_fixed=$((n_configs * reps))
 
 # the tools' arguments per mode
+# the tx modes' arguments from lib.sh's table (our zerocopy is its
+# zerocopy-gso; sendmmsg batches: SEGS datagrams, or 8 GSO sends)
 declare -A TXA=(
-	[sendto]="-u -s $size"
-	[sendmmsg]="-m --batch $segs -s $size"
-	[gso-cmsg]="-s $gso_len -S $size"
-	[gso-sockopt]="-s $gso_len -S $size --gso-mode sockopt"
-	[sendmmsg-gso]="-m --batch 8 -s $gso_len -S $size"
-	[zerocopy]="-z -s $gso_len -S $size"
-	[tcp]="-t -s $gso_len"
+	[sendto]="$(S=$size ug_tx_args sendto)"
+	[sendmmsg]="$(S=$size B=$segs ug_tx_args sendmmsg)"
+	[gso-cmsg]="$(S=$size L=$gso_len ug_tx_args gso-cmsg)"
+	[gso-sockopt]="$(S=$size L=$gso_len ug_tx_args gso-sockopt)"
+	[sendmmsg-gso]="$(S=$size L=$gso_len B=8 ug_tx_args sendmmsg-gso)"
+	[zerocopy]="$(S=$size L=$gso_len ug_tx_args zerocopy-gso)"
+	[tcp]="$(L=$gso_len ug_tx_args tcp)"
 )
 declare -A RXA=(
 	[plain]="--mode recv"

@@ -180,11 +180,7 @@ EOF
 		'mount -t tmpfs ugssh /run && mkdir -m 0755 /run/sshd &&
 		 exec /usr/sbin/sshd -D -e -f "$1"' _ "$k/sshd_config" 2>"$k/sshd.log" &
 	defer kill "$!"
-	local i
-	for ((i = 0; i < 100; i++)); do
-		ip netns exec "$NP" ss -Hltn "sport = :2222" | grep -q . && break
-		sleep 0.05
-	done
+	ug_wait_port -t p 2222 || true
 	RARGS="-F /dev/null -p 2222 -i $k/id -o IdentitiesOnly=yes -o UserKnownHostsFile=$k/known_hosts"
 	RARGS+=" -o GlobalKnownHostsFile=/dev/null -o StrictHostKeyChecking=no root@10.249.0.2"
 	rm -rf "$out"
