@@ -209,7 +209,7 @@ ug_nap() {
 # /proc/PID/net when PID (a process in that namespace) is given, no fork;
 # else through ss in NS
 _ug_port_count() {
-	local f hex line local st
+	local f hex laddr st
 	_ug_bound=0
 	if [ -z "$4" ]; then
 		if [ -n "$2" ]; then
@@ -223,8 +223,8 @@ _ug_port_count() {
 	for f in /proc/"$4"/net/{udp,udp6}; do
 		[ "$1" = -t ] && f=${f/udp/tcp}
 		[ -r "$f" ] || continue
-		while read -r _ local _ st _; do
-			[ "${local##*:}" = "$hex" ] || continue
+		while read -r _ laddr _ st _; do
+			[ "${laddr##*:}" = "$hex" ] || continue
 			[ "$1" = -u ] || [ "$st" = 0A ] || continue
 			_ug_bound=$((_ug_bound + 1))
 		done <"$f"
@@ -234,15 +234,17 @@ _ug_port_count() {
 # (default 0) sockets are bound (UDP, PROTO -u) or listening (TCP, -t) on
 # PORT in our namespace NS, at most SECS seconds (default 5).  With PID (the
 # receiver, or a process in its namespace) the count is read in its
-# /proc/PID/net (no fork) and the wait ends with 1 as soon as PID is gone.
-# The one port wait of the project.
+# /proc/PID/net (no fork; every 20 ms, else every 50 ms) and the wait ends
+# with 1 as soon as PID is gone.  The one port wait of the project.
 ug_wait_port() {
-	local proto=$1 ns=$2 port=$3 pid=${4:-} secs=${5:-5} have=${6:-0} i
-	for ((i = 0; i < secs * 50; i++)); do
+	local proto=$1 ns=$2 port=$3 pid=${4:-} secs=${5:-5} have=${6:-0} i n step=0.05
+	n=$((secs * 20))
+	[ -z "$pid" ] || n=$((secs * 50)) step=0.02
+	for ((i = 0; i < n; i++)); do
 		_ug_port_count "$proto" "$ns" "$port" "$pid"
 		[ "$_ug_bound" -gt "$have" ] && return 0
 		if [ -n "$pid" ] && ! kill -0 "$pid" 2>/dev/null; then return 1; fi
-		ug_nap 0.02
+		ug_nap "$step"
 	done
 	return 1
 }
@@ -288,8 +290,6 @@ ug_tx_args() {
 	done <<<"$UG_TX_MODES"
 	return 1
 }
-# ug_tx_modes: the names, one line
-ug_tx_modes() { awk 'NF { printf "%s%s", s, $1; s = " " } END { print "" }' <<<"$UG_TX_MODES"; }
 
 # ---- one transfer: receiver, port, sender, JSON ---------------------------------
 # The case engine of the scripts that run the tools against each other
