@@ -116,9 +116,9 @@ run_one() {	# MODE_INDEX TOOL_INDEX REP
 	ns_exec "$ns" taskset -c 0 "$bin" -4 -p 8000 $rxa "${f[@]}" >"$out/raw/$tag.rx.out" \
 		2>"$out/raw/$tag.rx.log" &
 	rxpid=$!
-	sleep 0.1
-	pid=$(pgrep -P "$rxpid" | head -1)	# ip and taskset exec: the receiver
 	if [[ $rxa == *-t* ]]; then ns_wait_port -t "$ns" 8000; else ns_wait_udp_port "$ns" 8000; fi
+	pid=$(pgrep -P "$rxpid" | head -1)	# ip and taskset exec: the receiver
+	[ -n "$pid" ] || ug_die "$tool: the receiver did not start (raw/$tag.rx.log)"
 	# shellcheck disable=SC2086
 	ns_exec "$ns" taskset -c 1 "$tmp/up_tx" -4 -D 127.0.0.1 -p 8000 -l "$secs" $txa \
 		>"$out/raw/$tag.tx.log" 2>&1
