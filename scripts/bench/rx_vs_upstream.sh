@@ -30,6 +30,7 @@ set -u
 secs=5 reps=5 out= only= tarball=/usr/src/linux-source-6.1.tar.xz
 extra=()
 [ "${1:-}" = --help ] && { ug_help; exit 0; }
+case "${1:-}" in --help) ug_help; exit 0 ;; --?*) ug_die "unknown option '$1', allowed [-l SECS] [-r REPS] [-o DIR] [-M REGEX] [-x NAME=PATH] [-k TARBALL] (-h: usage)" ;; esac
 while getopts ":hl:r:o:M:x:k:" o; do
 	case $o in
 	h) ug_help; exit 0 ;;
@@ -40,7 +41,7 @@ while getopts ":hl:r:o:M:x:k:" o; do
 	x) extra+=("$OPTARG") ;;
 	k) tarball=$OPTARG ;;
 	:) ug_die "-$OPTARG: needs a value (-h: usage)" ;;
-	*) ug_die "-$OPTARG: unknown option, allowed [-l SECS] [-r REPS] [-o DIR] [-M REGEX] [-x NAME=PATH] [-k TARBALL]" ;;
+	*) ug_die "unknown option '-$OPTARG', allowed [-l SECS] [-r REPS] [-o DIR] [-M REGEX] [-x NAME=PATH] [-k TARBALL]" ;;
 	esac
 done
 shift $((OPTIND - 1))
@@ -63,7 +64,7 @@ mkdir -p "$out/raw" || ug_die "-o $out: cannot create"
 
 ug_trap_install
 tmp=$(mktemp -d)
-defer "rm -rf '$tmp'"
+defer rm -rf "$tmp"
 top=linux-source-6.1 src=linux-source-6.1/tools/testing/selftests/net
 tar -xJf "$tarball" -C "$tmp" "$src/udpgso_bench_tx.c" "$src/udpgso_bench_rx.c" \
 	"$top/tools/testing/selftests/kselftest.h" || ug_die "cannot extract upstream's tools"
