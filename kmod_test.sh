@@ -111,13 +111,15 @@ for v in "${kernels[@]}"; do
 	t0=$SECONDS
 	# the guest kernel's console goes to the log too: a guest that dies
 	# (vng's exit 255) shows its panic or oops in the tail printed below
-	# then, in the same boot, the module against its BPF twin (bpf/) when built
+	# then, in the same boot, the module against its BPF twin (bpf/) when built,
+	# and udpgso_wire.sh's cases on a device type the host may lack (geneve)
 	UG_VNG_VERBOSE=${UG_VNG_VERBOSE:-1} \
 	"$UG_TOP/scripts/vm/vng_run.sh" --kernel "$img" --timeout "$gtmo" --rwdir "$work" -- \
 		"UDPGSO_BIN=$UDPGSO_BIN $UG_TOP/scripts/vm/kmod_guest.sh --ko $bdir/udpgso_stats.ko" \
 		"--out $res --cycles $cycles --cycle-secs $csecs && { [ ! -x $UDPGSO_BIN/udpgso_stats ] ||" \
 		"UDPGSO_BIN=$UDPGSO_BIN $UG_TOP/scripts/vm/bpf_guest.sh --ko $bdir/udpgso_stats.ko" \
-		"--out $res --only $bpf_cases; }" >"$work/guest-$v.log" 2>&1
+		"--out $res --only $bpf_cases; }; UDPGSO_BIN=$UDPGSO_BIN" \
+		"$UG_TOP/scripts/vm/wire_guest.sh --out $res" >"$work/guest-$v.log" 2>&1
 	rc=$?
 	ktap_info "$v: guest ran $((SECONDS - t0)) s (exit $rc)"
 	ktap_relay "$res"
