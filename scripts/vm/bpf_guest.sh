@@ -96,9 +96,9 @@ delta() {
 # with the sender's GSO probe (its --json gso.probe) read back whole
 snmp_check() {
 	local name=$1 same=$2 bad="" w=$work/bpf src v n
-	local out in rcv mem inerr txin sndb ps pd pr reads want
+	local outd in rcv mem inerr txin sndb ps pd pr reads want
 	local -A S=()
-	out=$(delta OutDatagrams "$w.snmp.tx0" "$w.snmp.tx1")
+	outd=$(delta OutDatagrams "$w.snmp.tx0" "$w.snmp.tx1")
 	sndb=$(delta SndbufErrors "$w.snmp.tx0" "$w.snmp.tx1")
 	txin=$(delta InDatagrams "$w.snmp.tx0" "$w.snmp.tx1")
 	in=$(delta InDatagrams "$w.snmp.rx0" "$w.snmp.rx1")
@@ -109,7 +109,7 @@ snmp_check() {
 	read -r ps pd pr < <(grep -o '"probe":{[^}]*}' "$w.tx.json" 2>/dev/null |
 		tr -dc '0-9,' | tr ',' ' ')
 	reads=$(sed -n 's/.*},"reads":\([0-9]*\),"gro_reads".*/\1/p' "$w.rx.json" 2>/dev/null)
-	for v in out sndb txin in rcv mem inerr ps pd pr reads; do
+	for v in outd sndb txin in rcv mem inerr ps pd pr reads; do
 		[ -n "${!v}" ] || { emit "not ok" "$name: snmp: no figure $v (snmp or --json)"; return; }
 	done
 	[ "$pd" = "$pr" ] || bad+="probe sent $pd datagrams, read $pr, "
@@ -122,7 +122,7 @@ snmp_check() {
 	fi
 	[ $((in - pr)) = "$reads" ] || bad+="InDatagrams snmp=$in - $pr probe reads, reads=$reads, "
 	[ "$inerr" = $((rcv + mem)) ] || bad+="InErrors $inerr RcvbufErrors $rcv MemErrors $mem, "
-	S[OutDatagrams]=$((out - ps)) S[queued]=$((in - pr + rcv + mem)) S[fails]=$((rcv + mem))
+	S[OutDatagrams]=$((outd - ps)) S[queued]=$((in - pr + rcv + mem)) S[fails]=$((rcv + mem))
 	local -A cnt=([kmod]=0 [bpf]=0 [derived]=0)
 	for src in KM BF BD; do
 		local -n c=$src
@@ -130,7 +130,7 @@ snmp_check() {
 		if [ -n "${c[tx_skbs]:-}" ]; then
 			cnt[$n]=$((cnt[$n] + 1))
 			[ "${c[tx_skbs]}" = "${S[OutDatagrams]}" ] ||
-				bad+="OutDatagrams snmp=$out - $ps probe sends, $n tx_skbs=${c[tx_skbs]}, "
+				bad+="OutDatagrams snmp=$outd - $ps probe sends, $n tx_skbs=${c[tx_skbs]}, "
 		fi
 		if [ -n "${c[rx_skbs]:-}" ] && [ -n "${c[rx_sw_segmented_skbs]:-}" ] &&
 		   [ -n "${c[rx_sw_segments]:-}" ]; then
@@ -155,7 +155,7 @@ snmp_check() {
 	if [ -n "$bad" ]; then
 		emit "not ok" "$name: snmp: ${bad%, }"
 	else
-		emit ok "$name: snmp: OutDatagrams $out = tx_skbs ${S[OutDatagrams]} + $ps probe" \
+		emit ok "$name: snmp: OutDatagrams $outd = tx_skbs ${S[OutDatagrams]} + $ps probe" \
 			"sends; $in_ok; queued ${S[queued]} = rx_skbs - rx_sw_segmented_skbs +" \
 			"rx_sw_segments; RcvbufErrors+MemErrors $((rcv + mem)) = rx_udp_queue_fails;" \
 			"relations checked: kmod ${cnt[kmod]}, bpf ${cnt[bpf]}, derived ${cnt[derived]}"
