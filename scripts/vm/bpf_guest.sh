@@ -6,12 +6,15 @@
 # deterministic case each counter both give must be equal, exactly: the
 # module's, udpgso_stats' (fexit where the kernel allows it) and a second
 # udpgso_stats inside the first with UDPGSO_STATS_NO_FEXIT=1 (the counters
-# derived from tracepoints, as on a kernel that refuses fexit).
+# derived from tracepoints, as on a kernel that refuses fexit).  Then the
+# same case's /proc/net/snmp (Udp, Udp6) deltas against those counters
+# (snmp_check; docs/bpf.md "Three ways: /proc/net/snmp").
 #
 #   scripts/vm/bpf_guest.sh --ko PATH [--out FILE] [--only CASE,...]
 #
-# One result line per case on stdout (and appended to FILE), as kmod_guest.sh:
+# Two result lines per case on stdout (and appended to FILE), as kmod_guest.sh:
 #   UGKMOD ok|not ok|skip <kernel>: bpf <case>: ...
+#   UGKMOD ok|not ok <kernel>: bpf <case>: snmp: ...
 # A disagreement names the counter and the three values.
 set -u
 
