@@ -79,7 +79,7 @@ fi
 
 work=$(mktemp -d /tmp/ugkmod.XXXXXX)
 ug_trap_install
-defer "rm -rf '$work'"
+defer rm -rf "$work"
 
 # is vng/qemu there?  (reason on stderr, exit 4)
 UG_VNG_ACCEL=$("$UG_TOP/scripts/vm/vng_run.sh" --kernel "/boot/vmlinuz-${kernels[0]}" \

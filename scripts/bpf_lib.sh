@@ -44,13 +44,7 @@ bl_down() {
 bl_port() { echo $((RANDOM % 20000 + 20000)); }
 
 # wait up to 30 s for a UDP port (a guest under TCG may be slow)
-bl_wait_port() {	# NS PORT
-	local w
-	for w in 1 2 3 4 5 6; do
-		ns_wait_udp_port "$1" "$2" && return 0
-	done
-	return 1
-}
+bl_wait_port() { ug_wait_port -u "$1" "$2" "" 30; }	# NS PORT
 
 # bl_snmp NS FAMILY: the netns's UDP MIB, one 'Name value' line each: the
 # Udp group of /proc/net/snmp (-4) or the Udp6 one of /proc/net/snmp6 (-6),
@@ -87,7 +81,7 @@ bl_rxq_empty() {
 # (OUT.tx.json, OUT.rx.json), the receiver stopped (SIGTERM) only once its
 # queue is empty, so every datagram it was given was read (or dropped)
 bl_run() {
-	local out=$1 nstx=$2 nsrx=$3 dst=$4 port=$5 fam=$6 rxflags=$7 rxpid rc
+	local out=$1 nstx=$2 nsrx=$3 dst=$4 port=$5 fam=$6 rxflags=$7 rc
 	local rxout=/dev/null txout=/dev/null txjson=
 	shift 7
 	: >"$out.err"
@@ -96,12 +90,8 @@ bl_run() {
 		rxflags+=" --json"
 	fi
 	# shellcheck disable=SC2086
-	timeout 120 ip netns exec "$(ns_name "$nsrx")" "$RX" "$fam" -p "$port" $rxflags \
-		>"$rxout" 2>/dev/null &
-	rxpid=$!
-	if ! bl_wait_port "$nsrx" "$port"; then
-		kill "$rxpid" 2>/dev/null
-		wait "$rxpid" 2>/dev/null
+	if ! UG_PORT_SECS=30 ug_rx_start "$nsrx" -u "$port" "$rxout" /dev/null \
+		timeout 120 "$RX" "$fam" -p "$port" $rxflags; then
 		echo "receiver did not bind port $port" >>"$out.err"
 		return 1
 	fi
@@ -132,8 +122,7 @@ bl_run() {
 	if [ -n "${BL_SNMP:-}" ] && ! bl_rxq_empty "$nsrx" "$port" "$fam"; then
 		echo "the receiver left datagrams unread on port $port after 10 s" >>"$out.err"
 	fi
-	kill "$rxpid" 2>/dev/null
-	wait "$rxpid" 2>/dev/null
+	ug_rx_end TERM 2>/dev/null
 	if [ -n "${BL_SNMP:-}" ]; then
 		bl_snmp "$nstx" "$fam" >"$out.snmp.tx1"
 		bl_snmp "$nsrx" "$fam" >"$out.snmp.rx1"

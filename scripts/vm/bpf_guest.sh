@@ -180,9 +180,10 @@ both() {		# NAME NS_TX NS_RX DST FAMILY RXFLAGS
 
 t0=$SECONDS
 ug_trap_install
-defer "echo '# bpf_guest: cleanup done at '\$((SECONDS - t0))' s' >&2"
-defer "rm -rf '$work'"
-defer "rmmod udpgso_stats"
+cleanup_done() { echo "# bpf_guest: cleanup done at $((SECONDS - t0)) s" >&2; }
+defer cleanup_done
+defer rm -rf "$work"
+defer rmmod udpgso_stats
 mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
 for b in "$TX" "$RX" "$STATS"; do
 	[ -x "$b" ] || { emit skip "all: no $b (make; make -C bpf)"; exit 4; }
