@@ -36,7 +36,7 @@ gtmo=${UG_KMOD_TIMEOUT:-850}
 # the module against its BPF twin (scripts/vm/bpf_guest.sh), when bpf/ is built:
 # these cases (each ~80 s under TCG on a busy host: not all of them)
 bpf_cases=${UG_BPF_GUEST_CASES:-lo4,swseg,gro}
-case "$bpf_cases" in ''|*[!a-z0-9,]*) ug_die "UG_BPF_GUEST_CASES '$bpf_cases': allowed a comma-separated list of lo4,lo4gro,lo6,swseg,gro,vlan,gropass" ;; esac
+case "$bpf_cases" in ''|*[!a-z0-9,]*) ug_die "UG_BPF_GUEST_CASES '$bpf_cases': allowed a comma-separated list of lo4,lo4drop,lo4gro,lo6,swseg,gro,vlan,gropass" ;; esac
 case "$cycles" in ''|*[!0-9]*) ug_die "UG_KMOD_CYCLES '$cycles': allowed a non-negative integer" ;; esac
 case "$gtmo" in ''|0|*[!0-9]*) ug_die "UG_KMOD_TIMEOUT '$gtmo': allowed a positive integer" ;; esac
 case "$csecs" in ''|0|*[!0-9]*) ug_die "UG_KMOD_CYCLE_SECS '$csecs': allowed a positive integer" ;; esac

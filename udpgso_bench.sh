@@ -184,6 +184,7 @@ for fam in $families; do
 	xfer "$v gso -S 0 (MSS $mss)" "$fam" "-s 14600 -S 0 -M 20" \
 		"-v $RCVBUF -n $((20 * segs))" \
 		"tx.calls == 20" "tx.gso.active" "tx.gso.gso_size == $mss" \
+		"tx.gso.probe.sends >= 2" "tx.gso.probe.datagrams == tx.gso.probe.reads" \
 		"rx.verify_errors == 0" "rx.datagrams == $((20 * segs))" \
 		"rx.bytes == 20 * 14600" "tx.bytes == 20 * 14600"
 	# mixed sizes: runs of equal size go out as GSO sends
@@ -202,7 +203,7 @@ for fam in $families; do
 		"len(rx.sockets) == 4" "sum(s.datagrams for s in rx.sockets) == 400"
 	# TCP, as upstream: -t on both sides, byte stream
 	xfer "$v tcp" "$fam" "-t -s 10000 -M 100" "-t" \
-		"tx.bytes == 1000000" "rx.bytes == 1000000" "tx.calls == 100"
+		"tx.bytes == 1000000" "rx.bytes == 1000000" "tx.calls == 100" "tx.gso.probe is None"
 done
 
 # dual stack: -6 with a dotted quad sends from the IPv6 socket to the
