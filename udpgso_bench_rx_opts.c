@@ -24,7 +24,8 @@ static const struct rx_cfg rx_defaults = {
 
 #define RX_USAGE "[-4|-6] [-b addr] [-C ms] [-G] [-l len] [-n nr] [-p port] [-r] " \
 	"[-R ms] [-S gso_size] [-t] [-v] [--json] [--mode recv|recvmsg|recvmmsg] " \
-	"[--batch N] [--reuseport N] [--threads N] [--seq] [--flows N] [--rcvbuf BYTES] [--cpu LIST]"
+	"[--batch N] [--reuseport N] [--threads N] [--seq] [--flows N] [--rcvbuf BYTES] " \
+	"[--cpu LIST]"
 
 static void __attribute__((noreturn)) usage_die(const char *what)
 {
