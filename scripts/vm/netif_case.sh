@@ -15,7 +15,8 @@
 # on a NIC without USO, and tx-checksumming off), int, term, kill (the run
 # stopped in the middle; after SIGKILL `snapshot.sh restore` from the run's
 # saved snapshot), bad (--channels/--irq-cpus/--rps beyond the device or
-# machine: one line, exit 1, nothing changed).
+# machine: one line, exit 1, nothing changed); staircase (only with --only:
+# scripts/bench/staircase.sh, UG_STAIR_REPS reps, default 3).
 # One result line per check on stdout (and appended to FILE):
 #   UGKMOD ok|not ok|skip <kernel>: netif <case>: <what>
 # --keep DIR: the results directories of the runs are copied there.
@@ -43,6 +44,7 @@ kver=$(uname -v | sed -n 's/.*Debian \([0-9][0-9.]*\).*/\1/p')
 
 emit() { echo "UGKMOD $1 $kver: netif $2" | tee -a "$out"; }
 wanted() { [ -z "$only" ] || case ",$only," in *",$1,"*) return 0 ;; esac; return 1; }
+# staircase is not part of the default set (several minutes of TCG)
 
 # ---- the two NICs ------------------------------------------------------------
 nics=()
@@ -305,5 +307,33 @@ if wanted bad; then
 		[ ! -d "$work/bad" ] || emit "not ok" "bad $b: a results directory was made"
 		same_as "bad $b" "$work/before"
 	done
+fi
+# ---- staircase: seed 001's scenario (only when asked: --only staircase) ----------
+if [ -n "$only" ] && case ",$only," in *,staircase,*) true ;; *) false ;; esac; then
+	for i in 3 4 5 6 7 8 9; do ip -n "$PNS" addr add "10.249.0.$i/24" dev "$PEER"; done
+	# every queue of both NICs (the state as found has one), put back after
+	ethtool -L "$NETIF" combined "$max_comb"
+	ip netns exec "$PNS" ethtool -L "$PEER" combined "$max_comb"
+	sroot=${keep:-$work/stair}
+	mkdir -p "$sroot"
+	"$UG_TOP/scripts/bench/staircase.sh" -l "$secs" -n "${UG_STAIR_REPS:-3}" \
+		--extra-v4 10.249.0.3,10.249.0.4,10.249.0.5,10.249.0.6,10.249.0.7,10.249.0.8,10.249.0.9 \
+		--out "$sroot" >"$work/staircase.log" 2>&1
+	rc=$?
+	[ -z "$keep" ] || cp "$work/staircase.log" "$keep/"
+	sd=$(ls -d "$sroot"/*-staircase/ 2>/dev/null | tail -1)
+	v=$(/usr/bin/python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))
+print(" ".join("%s=%.3f" % (s["step"], s["rx_Mpps"]) if s["runs"] else s["step"] + "=failed"
+               for s in r["steps"]))' "${sd}results.json" 2>&1)
+	if [ "$rc" = 0 ] && [[ "$v" != *failed* ]] && [ -n "$sd" ]; then
+		emit ok "staircase: every step ran (rx Mpps: $v)"
+	else
+		emit "not ok" "staircase: exit $rc: $v $(tail -2 "$work/staircase.log" | tr '\n' ' ')"
+	fi
+	for i in 3 4 5 6 7 8 9; do ip -n "$PNS" addr del "10.249.0.$i/24" dev "$PEER"; done
+	# (the dump holds both NICs' sections: restore picks its device's)
+	bash "$SNAP" restore "$(cat "$work/before")" "$NETIF"
+	ip netns exec "$PNS" bash "$SNAP" restore "$(cat "$work/before")" "$PEER"
+	same_as staircase "$work/before"
 fi
 exit 0

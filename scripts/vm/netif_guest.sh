@@ -40,7 +40,7 @@ while [ $# -gt 0 ]; do
 done
 case "$tmo" in '' | 0 | *[!0-9]*) ug_die "--timeout '$tmo': allowed a positive integer (seconds)" ;; esac
 case "$secs" in '' | 0 | *[!0-9]*) ug_die "--secs '$secs': allowed 1..60" ;; esac
-[[ "$only" =~ ^[a-z,]*$ ]] || ug_die "--only '$only': allowed a list of run,oneflow,csum,int,term,kill,bad"
+[[ "$only" =~ ^[a-z,]*$ ]] || ug_die "--only '$only': allowed a list of run,oneflow,csum,int,term,kill,bad,staircase"
 
 ktap_header
 skip_all() { ktap_skip "netif_guest" "$1"; ktap_finish; }
