@@ -69,10 +69,22 @@ ip -n "$PNS" link set "$PEER" up
 ip addr add 10.249.0.1/24 dev "$NETIF"
 defer "ip addr del 10.249.0.1/24 dev $NETIF"
 ip link set "$NETIF" up
-# the peer answers (ARP through the host's bridge)
-for _ in $(seq 50); do ping -c1 -W1 10.249.0.2 >/dev/null 2>&1 && break; sleep 0.2; done
-ping -c1 -W2 10.249.0.2 >/dev/null 2>&1 ||
-	{ emit "not ok" "setup: $NETIF -> $PNS/$PEER 10.249.0.2 does not answer ping"; exit 1; }
+# the peer is reached (through the host's bridge): a datagram a second to
+# a receiver there that stops after the first (no ping on this root fs)
+reach() {
+	local r i
+	ip netns exec "$PNS" timeout 30 "$UDPGSO_BIN/udpgso_bench_rx" -4 -p 9999 -n 1 -C 25000 \
+		>/dev/null 2>&1 &
+	r=$!
+	for ((i = 0; i < 25; i++)); do
+		sleep 1
+		kill -0 "$r" 2>/dev/null || break
+		"$UDPGSO_BIN/udpgso_bench_tx" -4 -D 10.249.0.2 -p 9999 -u -s 16 --count 1 \
+			>/dev/null 2>&1
+	done
+	wait "$r"
+}
+reach || { emit "not ok" "setup: $NETIF -> $PNS/$PEER 10.249.0.2: no datagram arrived in 25 s"; exit 1; }
 
 # the driver's queue IRQs of NETIF (virtioN-input.Q / -output.Q)
 vdev=$(basename "$(readlink -f "/sys/class/net/$NETIF/device")")

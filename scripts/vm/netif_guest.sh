@@ -72,7 +72,7 @@ ns=$(ns_name nif)
 for t in tap0 tap1; do
 	ip -n "$ns" tuntap add dev "$t" mode tap multi_queue || ug_die "cannot create multi_queue tap $t"
 done
-ip -n "$ns" link add ugbr0 type bridge || ug_die "cannot create a bridge"
+ip -n "$ns" link add ugbr0 type bridge forward_delay 0 || ug_die "cannot create a bridge"
 for t in tap0 tap1; do
 	ip -n "$ns" link set "$t" master ugbr0
 	ip -n "$ns" link set "$t" up
