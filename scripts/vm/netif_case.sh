@@ -147,18 +147,24 @@ sample() {
 	for f in $v; do hexeq "$f" "$RPS" || bad+=" $PEER-rps=$f"; done
 	[ "$(echo "$v" | wc -w)" = "$CH" ] || bad+=" $PEER-rx-queues=$(echo "$v" | wc -w)"
 	if [ "$hash_ok" = 1 ]; then
-		v=$(ip netns exec "$PNS" bash "$SNAP" save "$PEER" | awk '$1 == "flowhash" && $2 == "udp4" { print $3 }')
+		v=$(ip netns exec "$PNS" ethtool -n "$PEER" rx-flow-hash udp4 | awk '
+			/IP SA/ { s = s "s" } /IP DA/ { s = s "d" }
+			/L4 bytes 0 & 1/ { s = s "f" } /L4 bytes 2 & 3/ { s = s "n" } END { print s }')
 		[ "$v" = "$FH" ] || bad+=" $PEER-udp4-hash=$v"
 	fi
 	echo "${bad:-ok}"
 }
-# watch PID FILE: while PID lives, a sample a second while a sender runs
+# watch PID FILE: while PID lives, samples taken while a sender runs (one
+# before and after the sample: the settings hold from before the first
+# sender to after the last, so a sample between two is inside the run)
 watch_run() {
+	local v
 	while kill -0 "$1" 2>/dev/null; do
 		if pgrep -x udpgso_bench_tx >/dev/null; then
-			echo "$(date +%s.%N) $(sample)" >>"$2"
+			v="$(date +%s.%N) $(sample)"
+			! pgrep -x udpgso_bench_tx >/dev/null || echo "$v" >>"$2"
 		fi
-		sleep 0.5
+		sleep 0.2
 	done
 }
 # the run's results directory (--out ROOT: the one directory in it)
