@@ -93,10 +93,13 @@ ktap_info "guest $ver ($UG_VNG_ACCEL), namespace $ns: tap0, tap1 (multi_queue) o
 
 res=$work/res.txt
 : >"$res"
+# the guest runs a copy of scripts/: bash reads a script as it goes, and
+# an edit of the tree during a long TCG run would change what it runs
+cp -a "$UG_TOP/scripts" "$work/scripts" || ug_die "cannot copy scripts/ to $work"
 if [ $# -gt 0 ]; then
 	cmd="cd $UG_TOP && UDPGSO_BIN=$UDPGSO_BIN $*"
 else
-	cmd="UDPGSO_BIN=$UDPGSO_BIN $UG_TOP/scripts/vm/netif_case.sh --out $res --secs $secs"
+	cmd="UDPGSO_BIN=$UDPGSO_BIN $work/scripts/vm/netif_case.sh --out $res --secs $secs"
 	[ -z "$only" ] || cmd+=" --only $only"
 	[ -z "$keep" ] || cmd+=" --keep $work/keep"
 fi
