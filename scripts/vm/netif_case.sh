@@ -47,11 +47,12 @@ wanted() { [ -z "$only" ] || case ",$only," in *",$1,"*) return 0 ;; esac; retur
 # staircase is not part of the default set (several minutes of TCG)
 
 # ---- the two NICs ------------------------------------------------------------
-nics=()
-for d in /sys/class/net/*; do
+# in QEMU's device order (their MAC addresses count up from 52:54:00:12:34:56;
+# names such as enp0s9, enp0s10 do not sort so)
+mapfile -t nics < <(for d in /sys/class/net/*; do
 	[ "$(basename "$(readlink -f "$d/device/driver" 2>/dev/null)")" = virtio_net ] &&
-		nics+=("${d##*/}")
-done
+		echo "$(cat "$d/address") ${d##*/}"
+done | sort | awk '{ print $2 }')
 if [ ${#nics[@]} -lt 2 ]; then
 	emit skip "setup: needs two virtio-net NICs, found ${#nics[@]} (${nics[*]:-none})"
 	exit 4
