@@ -9,9 +9,14 @@
 #
 # On the host, in a network namespace of our own: two multi_queue taps
 # (tap0, tap1) on a bridge.  The guest (scripts/vm/vng_run.sh, TCG here) gets
-# one virtio-net NIC on each, 2 queue pairs, MSI-X (vectors=6), RSS and hash
-# reporting on; tx-checksumming and TSO on, tx-udp-segmentation off [fixed]
-# (QEMU 7.2 has no USO).  Traffic between them never leaves that namespace.
+# one virtio-net NIC on each, 2 queue pairs, MSI-X (vectors=6); tx-checksumming
+# and TSO on, tx-udp-segmentation off [fixed] (QEMU 7.2 has no USO).  A
+# flow's rx queue is chosen on the host: the multi_queue tap picks a queue
+# by the flow's hash (4-tuple), QEMU delivers that tap queue to the same
+# virtio rx queue.  (QEMU's own RSS, rss=on, took the guest's rx-flow-hash
+# but the peer then received nothing, not even ARP, with QEMU 7.2 under TCG
+# and its software RSS fallback: UG_NETIF_NIC_OPTS=",rss=on" adds it back.)
+# Traffic between the NICs never leaves that namespace.
 # Every guest result line becomes a TAP line here, prefixed with the guest's
 # kernel version.  The namespace (and with it the taps, the bridge and the
 # guest) is gone after success, failure or Ctrl-C.
@@ -82,7 +87,7 @@ ip -n "$ns" link set ugbr0 up
 # qemu: a NIC on each tap, 2 queue pairs; vectors = 2 x 2 queues + config + 1
 nic() {	# ID TAP
 	printf -- '-netdev tap,id=%s,ifname=%s,script=no,downscript=no,queues=2 ' "$1" "$2"
-	printf -- '-device virtio-net-pci,netdev=%s,mq=on,vectors=6,rss=on,hash=on ' "$1"
+	printf -- '-device virtio-net-pci,netdev=%s,mq=on,vectors=6%s ' "$1" "${UG_NETIF_NIC_OPTS:-}"
 }
 export UG_VNG_QEMU_OPTS="$(nic n0 tap0)$(nic n1 tap1)"
 UG_VNG_ACCEL=${UG_VNG_ACCEL:-$("$UG_TOP/scripts/vm/vng_run.sh" --kernel "$kernel" --probe-accel 2>"$work/probe.err")}
