@@ -43,7 +43,11 @@ kver=$(uname -v | sed -n 's/.*Debian \([0-9][0-9.]*\).*/\1/p')
 [ -n "$kver" ] || kver=$(uname -r | sed 's/[-+].*//')
 
 emit() { echo "UGKMOD $1 $kver: netif $2" | tee -a "$out"; }
-wanted() { [ -z "$only" ] || case ",$only," in *",$1,"*) return 0 ;; esac; return 1; }
+wanted() {
+	[ -z "$only" ] && return 0
+	case ",$only," in *",$1,"*) return 0 ;; esac
+	return 1
+}
 # staircase is not part of the default set (several minutes of TCG)
 
 # ---- the two NICs ------------------------------------------------------------
@@ -355,4 +359,5 @@ print(" ".join("%s=%.3f" % (s["step"], s["rx_Mpps"]) if s["runs"] else s["step"]
 	ip netns exec "$PNS" bash "$SNAP" restore "$(cat "$work/before")" "$PEER"
 	same_as staircase "$work/before"
 fi
+emit ok "done: $(grep -c ' ok ' "$out" 2>/dev/null) result lines"
 exit 0

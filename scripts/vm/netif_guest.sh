@@ -127,7 +127,7 @@ if [ $# -gt 0 ]; then
 	ktap_result "$rc" "$ver: $*"
 else
 	ktap_relay "$res"
-	if [ $rc -ne 0 ] || ! grep -q "netif setup" "$res"; then
+	if [ $rc -ne 0 ] || ! grep -q "netif done" "$res"; then
 		grep -v '^UGKMOD' "$work/guest.log" | tail -30 | sed 's/^/# guest: /'
 		ktap_fail "$ver: guest run complete" "exit $rc$([ $rc -eq 124 ] && echo ", timed out after $tmo s")"
 	fi
