@@ -85,10 +85,10 @@ mask_check() {
 	onm=$(cpu_list_mask "$on")
 	h=${2//,/}
 	h=$(echo "$h" | sed 's/^0*//')
-	[ ${#h} -le 16 ] || ug_die "$1 $2: CPUs beyond 63 do not exist on $4, allowed a mask within $onm (CPUs $on)"
+	[ ${#h} -le 16 ] || ug_die "$1 $2: CPUs beyond 63 not online on $4, allowed a mask within $onm (CPUs $on)"
 	[ -n "$h" ] || return 0	# 0: RPS/XPS off, always allowed
 	(((0x$h & ~0x$onm) == 0)) ||
-		ug_die "$1 $2: CPUs $(mask_cpus "$(printf '%x' $((0x$h & ~0x$onm)))") do not exist on $4, allowed a mask within $onm (CPUs $on)"
+		ug_die "$1 $2: CPU $(mask_cpus "$(printf '%x' $((0x$h & ~0x$onm)))") not online on $4, allowed a mask within $onm (CPUs $on)"
 }
 
 # a throwaway veth pair in a private namespace (the local topology's
