@@ -124,6 +124,7 @@ same_as() {	# NAME BEFORE-FILE: a fresh dump equals it
 }
 work=$(mktemp -d)
 defer "rm -rf '$work'"
+[ -z "$keep" ] || mkdir -p "$keep"
 dump >"$work/before"
 
 # the asked values: all different from the state as found
@@ -180,8 +181,9 @@ ab() {
 	local name=$1 root=$work/res-$1 pid
 	shift
 	mkdir -p "$root"
+	# (the log in --keep DIR as it is written: a host can follow a long run)
 	setsid "$AB" --no-perf --no-warmup -l "$secs" --out "$root" "$@" \
-		>"$work/$name.log" 2>&1 &
+		>"${keep:-$work}/$name.log" 2>&1 &
 	pid=$!
 	watch_run "$pid" "$work/$name.watch" &
 	wpid=$!
@@ -189,7 +191,7 @@ ab() {
 	rc=$?
 	wait "$wpid"
 	[ -z "$keep" ] || { mkdir -p "$keep"; cp -a "$(resdir_of "$root")" "$keep/" 2>/dev/null
-		cp "$work/$name.log" "$work/$name.watch" "$keep/" 2>/dev/null; }
+		cp "$work/$name.watch" "$keep/" 2>/dev/null; }
 }
 watch_verdict() {	# NAME
 	local n good
@@ -208,7 +210,7 @@ rj() { /usr/bin/python3 -c "import json,sys; r=json.load(open(sys.argv[1])); $2"
 if wanted run; then
 	ab run --preset none --tx sendto --rx plain -n 1 --threads 2 --sockets 4 "${DEVOPTS[@]}"
 	if [ "$rc" = 0 ]; then emit ok "run: udpgso_ab.sh exit 0"; else
-		emit "not ok" "run: udpgso_ab.sh exit $rc: $(tail -2 "$work/run.log" | tr '\n' ' ')"; fi
+		emit "not ok" "run: udpgso_ab.sh exit $rc: $(tail -2 "${keep:-$work}/run.log" | tr '\n' ' ')"; fi
 	watch_verdict run
 	same_as run "$work/before"
 	v=$(rj 'q = r["queues"][0]; print(q["rxq_carrying"], len(q["rxq_packets"]), q["rxq_packets"], sum(i["total"] for i in q["irqs"] if "input" in i["name"] and i["side"] == "rx"))' "$work/res-run" 2>&1)
@@ -237,7 +239,7 @@ fi
 # ---- csum: software GSO on a NIC without USO; tx-checksumming off -------------
 if wanted csum; then
 	ab csum --preset csum --tx gso-cmsg --rx plain -n 1 --size 1400 --segs 10
-	[ "$rc" = 0 ] || emit "not ok" "csum: udpgso_ab.sh exit $rc: $(tail -2 "$work/csum.log" | tr '\n' ' ')"
+	[ "$rc" = 0 ] || emit "not ok" "csum: udpgso_ab.sh exit $rc: $(tail -2 "${keep:-$work}/csum.log" | tr '\n' ' ')"
 	# A (checksumming on): GSO active, the driver's tx queues see every
 	# segment (software segmentation before it: no tx-udp-segmentation);
 	# B (off): the kernel refuses GSO (EIO), the tool falls back
