@@ -170,7 +170,9 @@ watch_run() {
 			v="$(date +%s.%N) $(sample)"
 			! pgrep -x udpgso_bench_tx >/dev/null || echo "$v" >>"$2"
 		fi
-		sleep 0.2
+		# (every process costs under TCG, where one host thread runs
+		# both vCPUs: a sample a second at most)
+		sleep 1
 	done
 }
 # the run's results directory (--out ROOT: the one directory in it)
@@ -275,7 +277,7 @@ stop_run() {
 	pid=$!
 	for ((i = 0; i < 240; i++)); do
 		pgrep -x udpgso_bench_tx >/dev/null && [ "$(sample)" = ok ] && break
-		sleep 0.5
+		sleep 1
 	done
 	echo "$(date +%s.%N) $(sample)" >"$work/$name.watch"
 	if [ "$who" = group ]; then kill -"$sig" -- -"$pid"; else kill -"$sig" "$pid"; fi
