@@ -4,12 +4,12 @@
 
 # the tools: built, installed, run by the tests (not by the runner itself),
 # as TEST_GEN_FILES in upstream's net/Makefile
-TEST_GEN_FILES := udpgso_bench_tx udpgso_bench_rx udpgso
+TEST_GEN_FILES := udpgso_bench_tx udpgso_bench_rx udpgso udpgso_wire
 # tests run by run_tests, in this order (each prints its own KTAP)
-TEST_PROGS := udpgso_bench.sh udpgso.sh udpgro.sh udpgro_fwd.sh \
+TEST_PROGS := udpgso_bench.sh udpgso.sh udpgro.sh udpgro_fwd.sh udpgso_wire.sh udpgro_conf.sh \
 	      kmod_test.sh bpf_test.sh
 # tests that only use the userspace tools: the sanitizer pass runs these
-USER_TESTS := udpgso_bench.sh udpgso.sh udpgro.sh udpgro_fwd.sh
+USER_TESTS := udpgso_bench.sh udpgso.sh udpgro.sh udpgro_fwd.sh udpgso_wire.sh udpgro_conf.sh
 # tests of the harness itself (not of the kernel): run by `make check`,
 # not part of the kselftest collection
 HARNESS_TESTS := scripts/tests/setup_test.sh scripts/tests/help_test.sh \
@@ -27,6 +27,10 @@ TX_PARTS := udpgso_bench_tx_opts.c udpgso_bench_tx_plan.c udpgso_bench_tx_ring.c
 RX_PARTS := udpgso_bench_rx_opts.c udpgso_bench_rx_report.c udpgso_bench_rx.h
 # udpgso: the runner (udpgso.c), its cases and expectations, its options
 GSO_PARTS := udpgso_cases.c udpgso_opts.c udpgso.h
+# udpgso_wire: send + capture + self-test (udpgso_wire.c), packets and
+# the segment check (_pkt), the UDP GRO conformance runner (_gro) and its
+# cases (_grocases)
+WIRE_PARTS := udpgso_wire_pkt.c udpgso_wire_gro.c udpgso_wire_grocases.c udpgso_wire.h
 
 CFLAGS ?= -O2
 # "-D_GNU_SOURCE=" (empty) equals a "#define _GNU_SOURCE" line; it is here
@@ -59,6 +63,7 @@ $(OUTPUT)/%: %.c $(COMMON) $(COMMON_H)
 $(OUTPUT)/udpgso_bench_tx: $(TX_PARTS)
 $(OUTPUT)/udpgso_bench_rx: $(RX_PARTS)
 $(OUTPUT)/udpgso: $(GSO_PARTS)
+$(OUTPUT)/udpgso_wire: $(WIRE_PARTS)
 else
 # ---- standalone ---------------------------------------------------------------
 OUTPUT ?= $(CURDIR)
@@ -86,6 +91,7 @@ $(OUTPUT)/%: %.c $(COMMON) $(COMMON_H)
 $(OUTPUT)/udpgso_bench_tx: $(TX_PARTS)
 $(OUTPUT)/udpgso_bench_rx: $(RX_PARTS)
 $(OUTPUT)/udpgso: $(GSO_PARTS)
+$(OUTPUT)/udpgso_wire: $(WIRE_PARTS)
 
 # `make udpgso` (any tool by its name) builds $(OUTPUT)/udpgso with the
 # helper linked in; the empty recipe keeps make's built-in %: %.c away

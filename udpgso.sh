@@ -58,7 +58,14 @@ setup_dev_mtu() {	# NS: lo MTU 1500
 setup_route_mtu() {	# NS: local routes with MTU 1500, lo keeps 65536
 	local n
 	n=$(ns_name "$1")
-	setup_loopback "$1" &&
+	setup_loopback "$1" || return 1
+	# IPv6 inserts an address's local route from the addrconf work (even
+	# with nodad): on a busy machine it can come after the address, and
+	# deleting it first then fails with ESRCH (seen at load average 12)
+	for _ in $(seq 50); do
+		[ -n "$(ip -n "$n" -6 route show table local fd00::1/128 dev lo)" ] && break
+		sleep 0.1
+	done
 	ip -n "$n" route del local 10.0.0.1/32 table local dev lo &&
 	ip -n "$n" route del local fd00::1/128 table local dev lo &&
 	ip -n "$n" route add local 10.0.0.1/32 table local dev lo mtu 1500 &&

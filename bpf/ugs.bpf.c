@@ -189,15 +189,40 @@ struct ugs_gso {
 	__u16 segs;
 };
 
+/*
+ * The skb itself is read directly (the tracepoints' and fexit's arguments
+ * are BTF pointers: a load, no helper call); its shared info, which no BTF
+ * pointer leads to, in one read from gso_size to the end of gso_type (one
+ * helper call instead of three), each field at its CO-RE offset.
+ */
+#define UGS_SH_SPAN	32
+
 static __always_inline void ugs_gso_of(const struct sk_buff *skb, struct ugs_gso *g)
 {
-	unsigned char *head = BPF_CORE_READ(skb, head);
-	__u32 end = BPF_CORE_READ(skb, end);
-	struct skb_shared_info *sh = (struct skb_shared_info *)(head + end);
+	const unsigned char *sh = skb->head + skb->end;
+	__u32 o_size = bpf_core_field_offset(struct skb_shared_info, gso_size);
+	__u32 o_segs = bpf_core_field_offset(struct skb_shared_info, gso_segs);
+	__u32 o_type = bpf_core_field_offset(struct skb_shared_info, gso_type);
+	__u8 b[UGS_SH_SPAN];
 
-	g->type = BPF_CORE_READ(sh, gso_type);
-	g->size = BPF_CORE_READ(sh, gso_size);
-	g->segs = BPF_CORE_READ(sh, gso_segs);
+	g->type = 0;
+	g->size = 0;
+	g->segs = 0;
+	if (o_segs < o_size || o_type < o_size || o_segs - o_size > UGS_SH_SPAN - 2 ||
+	    o_type - o_size > UGS_SH_SPAN - 4) {
+		/* another layout: field by field */
+		struct skb_shared_info *s = (struct skb_shared_info *)sh;
+
+		g->type = BPF_CORE_READ(s, gso_type);
+		g->size = BPF_CORE_READ(s, gso_size);
+		g->segs = BPF_CORE_READ(s, gso_segs);
+		return;
+	}
+	if (bpf_probe_read_kernel(b, UGS_SH_SPAN, sh + o_size))
+		return;
+	g->size = *(__u16 *)&b[0];
+	g->segs = *(__u16 *)&b[o_segs - o_size];
+	g->type = *(__u32 *)&b[o_type - o_size];
 }
 
 /*
@@ -206,9 +231,9 @@ static __always_inline void ugs_gso_of(const struct sk_buff *skb, struct ugs_gso
  */
 static __always_inline __u32 ugs_segs(const struct sk_buff *skb, const struct ugs_gso *g)
 {
-	unsigned char *head = BPF_CORE_READ(skb, head), *data = BPF_CORE_READ(skb, data);
-	__u16 th = BPF_CORE_READ(skb, transport_header);
-	__u32 len = BPF_CORE_READ(skb, len);
+	unsigned char *head = skb->head, *data = skb->data;
+	__u16 th = skb->transport_header;
+	__u32 len = skb->len;
 	long hlen;
 
 	if (g->segs || !g->size || th == (__u16)~0U)
@@ -242,52 +267,64 @@ static __always_inline bool ugs_ports_match(const void *l4)
 	return bpf_ntohs(ports[0]) == ugs_filter_port || bpf_ntohs(ports[1]) == ugs_filter_port;
 }
 
-/* nh: the IP header; IPv6 extension headers are not followed (as the module) */
+/*
+ * nh: the IP header; IPv6 extension headers are not followed (as the module).
+ * The IP header and the ports are read in one helper call (IPv4 options: a
+ * second one); a short packet's bytes past its end are the head buffer's own.
+ */
 static __always_inline bool ugs_port_of(const struct sk_buff *skb, const unsigned char *nh)
 {
-	__u16 proto = bpf_ntohs(BPF_CORE_READ(skb, protocol));
-	const unsigned char *l4;
+	__u16 proto = bpf_ntohs(skb->protocol);
+	union {
+		struct {
+			struct iphdr ip;
+			__be16 ports[2];
+		} v4;
+		struct {
+			struct ipv6hdr ip;
+			__be16 ports[2];
+		} v6;
+	} h;
 	__u8 l4proto;
 
 	if (proto == ETH_P_IP) {
-		struct iphdr iph;
-
-		if (bpf_probe_read_kernel(&iph, sizeof(iph), nh))
+		if (bpf_probe_read_kernel(&h.v4, sizeof(h.v4), nh))
 			return false;
-		if (iph.ihl < 5 || (bpf_ntohs(iph.frag_off) & IP_OFFSET))
+		if (h.v4.ip.ihl < 5 || (bpf_ntohs(h.v4.ip.frag_off) & IP_OFFSET))
 			return false;
-		l4proto = iph.protocol;
-		l4 = nh + iph.ihl * 4;
-	} else if (proto == ETH_P_IPV6) {
-		struct ipv6hdr ip6h;
-
-		if (bpf_probe_read_kernel(&ip6h, sizeof(ip6h), nh))
+		l4proto = h.v4.ip.protocol;
+		if (l4proto != PROTO_UDP && l4proto != PROTO_TCP)
 			return false;
-		l4proto = ip6h.nexthdr;
-		l4 = nh + sizeof(ip6h);
-	} else {
-		return false;
+		if (h.v4.ip.ihl > 5)
+			return ugs_ports_match(nh + h.v4.ip.ihl * 4);
+		return bpf_ntohs(h.v4.ports[0]) == ugs_filter_port ||
+		       bpf_ntohs(h.v4.ports[1]) == ugs_filter_port;
 	}
+	if (proto != ETH_P_IPV6 || bpf_probe_read_kernel(&h.v6, sizeof(h.v6), nh))
+		return false;
+	l4proto = h.v6.ip.nexthdr;
 	if (l4proto != PROTO_UDP && l4proto != PROTO_TCP)
 		return false;
-	return ugs_ports_match(l4);
+	return bpf_ntohs(h.v6.ports[0]) == ugs_filter_port ||
+	       bpf_ntohs(h.v6.ports[1]) == ugs_filter_port;
 }
 
 static __always_inline bool ugs_dev_match(const struct sk_buff *skb)
 {
-	struct net_device *dev = BPF_CORE_READ(skb, dev);
-	char name[UGS_IFNAMSIZ];
+	const struct net_device *dev = skb->dev;
 	int i;
 
-	if (!dev || bpf_probe_read_kernel(name, sizeof(name), &dev->name))
+	if (!dev)
 		return false;
 	/* the name in the tool's network namespace */
-	if (BPF_CORE_READ(dev, nd_net.net, ns.inum) != ugs_filter_netns)
+	if (dev->nd_net.net->ns.inum != ugs_filter_netns)
 		return false;
 	for (i = 0; i < UGS_IFNAMSIZ; i++) {
-		if (name[i] != ugs_filter_dev[i])
+		char c = dev->name[i];
+
+		if (c != ugs_filter_dev[i])
 			return false;
-		if (!name[i])
+		if (!c)
 			break;
 	}
 	return true;
@@ -298,7 +335,7 @@ static __always_inline bool ugs_match(const struct sk_buff *skb, const unsigned 
 {
 	if (ugs_filter_type == UGS_FILTER_PORT) {
 		if (!nh)
-			nh = BPF_CORE_READ(skb, head) + BPF_CORE_READ(skb, network_header);
+			nh = skb->head + skb->network_header;
 		return ugs_port_of(skb, nh);
 	}
 	if (ugs_filter_type == UGS_FILTER_DEV)
@@ -462,7 +499,7 @@ static __always_inline bool ugs_kind_is_tunnel(const char *kind)
 /* a repeat pass: an upper device (it has lower ones) or a tunnel */
 static __always_inline bool ugs_rx_repeat(const struct sk_buff *skb)
 {
-	struct net_device *dev = BPF_CORE_READ(skb, dev);
+	const struct net_device *dev = skb->dev;
 	const struct rtnl_link_ops *ops;
 	struct ugs_state *st = ugs_st();
 	char kind[UGS_KIND_LEN] = {};
@@ -472,14 +509,14 @@ static __always_inline bool ugs_rx_repeat(const struct sk_buff *skb)
 	if (!dev)
 		return true;
 	/* bridge, bond, team, vlan, macvlan, ipvlan, vrf... */
-	if ((void *)BPF_CORE_READ(dev, adj_list.lower.next) != (void *)&dev->adj_list.lower)
+	if ((void *)dev->adj_list.lower.next != (void *)&dev->adj_list.lower)
 		return true;
-	ops = BPF_CORE_READ(dev, rtnl_link_ops);
+	ops = dev->rtnl_link_ops;
 	if (!ops)
 		return false;
 	if (st && st->kind_ops == (__u64)ops)
 		return st->kind_tunnel;
-	kp = BPF_CORE_READ(ops, kind);
+	kp = ops->kind;
 	if (!kp || bpf_probe_read_kernel_str(kind, sizeof(kind), kp) < 0)
 		return false;
 	tunnel = ugs_kind_is_tunnel(kind);
@@ -495,7 +532,7 @@ static __always_inline void ugs_put_mark(const struct sk_buff *skb)
 	struct ugs_mark mk;
 	__u64 key = (__u64)skb;
 
-	mk.head = (__u64)BPF_CORE_READ(skb, head);
+	mk.head = (__u64)skb->head;
 	mk.when = bpf_ktime_get_ns();
 	bpf_map_update_elem(&ugs_marks, &key, &mk, BPF_ANY);
 }
@@ -511,7 +548,7 @@ static __always_inline int ugs_gro_entry(const struct sk_buff *skb)
 			ugs_put_mark(skb);
 	}
 	/* after eth_type_trans(): skb->data is the network header */
-	if (!ugs_rx_repeat(skb) && ugs_match(skb, BPF_CORE_READ(skb, data)))
+	if (!ugs_rx_repeat(skb) && ugs_match(skb, skb->data))
 		ugs_inc(UGS_RX_GRO_IN);
 	return 0;
 }
@@ -538,7 +575,7 @@ static __always_inline bool ugs_take_mark(const struct sk_buff *skb)
 	mk = bpf_map_lookup_elem(&ugs_marks, &key);
 	if (!mk)
 		return false;
-	ok = mk->head == (__u64)BPF_CORE_READ(skb, head) &&
+	ok = mk->head == (__u64)skb->head &&
 	     bpf_ktime_get_ns() - mk->when <= NSEC_PER_SEC;
 	bpf_map_delete_elem(&ugs_marks, &key);
 	return ok;
@@ -556,7 +593,7 @@ static __always_inline void ugs_coalesced(const struct ugs_gso *g)
 SEC("tp_btf/netif_receive_skb")
 int BPF_PROG(ugs_netif_receive_skb, struct sk_buff *skb)
 {
-	const unsigned char *nh = BPF_CORE_READ(skb, data);
+	const unsigned char *nh = skb->data;
 	bool built = false;
 	struct ugs_gso g;
 
@@ -604,7 +641,7 @@ int BPF_PROG(ugs_udp_fail_sk, int rc, struct sock *sk)
 	if (ugs_filter_type == UGS_FILTER_DEV)
 		return 0;
 	if (ugs_filter_type == UGS_FILTER_PORT &&
-	    BPF_CORE_READ(sk, __sk_common.skc_num) != ugs_filter_port)
+	    sk->__sk_common.skc_num != ugs_filter_port)
 		return 0;
 	ugs_inc(UGS_RX_UDP_QUEUE_FAILS);
 	return 0;
@@ -711,7 +748,7 @@ static __always_inline int ugs_gro_complete(struct sk_buff *skb, int nhoff, int 
 	__u64 key;
 
 	/* udp4/6_gro_complete() itself finds the UDP header at skb->data + nhoff */
-	if (ret || !ugs_match_udp_hdr(skb, BPF_CORE_READ(skb, data) + nhoff))
+	if (ret || !ugs_match_udp_hdr(skb, skb->data + nhoff))
 		return 0;
 	ugs_gso_of(skb, &g);
 	if (!(g.type & SKB_GSO_UDP_L4) || g.segs < 2)
@@ -719,7 +756,7 @@ static __always_inline int ugs_gro_complete(struct sk_buff *skb, int nhoff, int 
 	/* a tunnel's outer call returns after the inner one marked this skb */
 	key = (__u64)skb;
 	mk = bpf_map_lookup_elem(&ugs_marks, &key);
-	if (mk && mk->head == (__u64)BPF_CORE_READ(skb, head) &&
+	if (mk && mk->head == (__u64)skb->head &&
 	    bpf_ktime_get_ns() - mk->when <= NSEC_PER_SEC)
 		return 0;
 	ugs_coalesced(&g);

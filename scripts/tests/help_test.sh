@@ -9,8 +9,9 @@ ug_no_args "$@"
 
 ktap_header
 cd "$UG_TOP" || exit 1
-tools="udpgso_bench_tx udpgso_bench_rx udpgso"
-scripts="udpgso_bench.sh udpgso.sh udpgro.sh udpgro_fwd.sh scripts/tests/scripts_test.sh
+tools="udpgso_bench_tx udpgso_bench_rx udpgso udpgso_wire"
+scripts="udpgso_bench.sh udpgso.sh udpgro.sh udpgro_fwd.sh udpgso_wire.sh udpgro_conf.sh
+	scripts/tests/scripts_test.sh
 	scripts/tests/kselftest_test.sh kmod_test.sh scripts/bench/udpgso_ab.sh scripts/snapshot.sh
 	scripts/ksft_run.sh scripts/setup.sh scripts/bench/modes.sh
 	scripts/bench/bench_vs_upstream.sh scripts/vm/vng_run.sh scripts/bench/kmod_bench.sh

@@ -1,0 +1,145 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# udpgso-lab: UDP GRO conformance.  udpgso_wire gro writes a train of
+# crafted UDP packets (Ethernet/IP/UDP built in user space, right
+# checksums unless the case says otherwise) with one sendmmsg on AF_PACKET
+# on veth va; the peer vb (GRO on, gro_flush_timeout 20 ms, the sender's
+# TSO off so veth takes its NAPI path) has a tap that sees the skbs GRO
+# built and a UDP socket that reads them.  Each case's skbs and reads,
+# flow by flow, must be what the kernel's GRO rules make of the train
+# (udpgso_wire_gro.c names the source lines; docs/suite.md has the table).
+# Receivers: a UDP_GRO socket (every case, IPv4 and IPv6), a plain socket
+# (nothing merged), a plain socket with rx-gro-list (fraglist skbs split
+# back at the socket), a UDP_GRO socket with rx-gro-list (UDP GRO wins).
+#
+# usage: udpgro_conf.sh [-k PATTERN]   (-k: only cases whose name matches)
+
+set -u
+. "$(dirname "$0")/scripts/lib.sh"
+
+BIN="$UDPGSO_BIN/udpgso_wire"
+only='*'
+case "${1:-}" in
+-h | --help) ug_help; exit 0 ;;
+-k) [ $# -eq 2 ] || ug_die "-k needs a shell pattern"; only=$2 ;;
+'') ;;
+*) ug_die "unknown argument '$1', allowed -k PATTERN, -h" ;;
+esac
+
+ktap_header
+if ! why=$(ug_need_root) || ! why=$(ug_need_cmd ip ethtool); then
+	ktap_skip "udpgro_conf" "$why"
+	ktap_finish
+fi
+ug_need_built "$BIN"
+ug_trap_install
+# topo's reason when it fails (topo runs in this shell, not in $(...));
+# topo's run_deferred would remove a deferred file, so it goes at the end
+tmpd=$(mktemp -d)
+
+A4=192.168.1.2 B4=192.168.1.1 A6=2001:db8::2 B6=2001:db8::1
+
+# topo RX-FEATURES...: a fresh pair, va (sender, TSO off) and vb (GRO on,
+# the given features, gro_flush_timeout 20 ms), no IPv6 autoconf noise
+topo() {
+	run_deferred
+	ug_trap_install
+	ns_add a && ns_add b || return 1
+	NA=$(ns_name a) NB=$(ns_name b)
+	ip netns exec "$NB" sysctl -qw net.ipv6.conf.all.accept_dad=0 \
+		net.ipv6.conf.default.accept_dad=0 >/dev/null 2>&1
+	veth_pair a va b vb || return 1
+	ip -n "$NA" addr add "$A4/24" dev va && ip -n "$NB" addr add "$B4/24" dev vb &&
+	ip -n "$NA" addr add "$A6/64" dev va nodad && ip -n "$NB" addr add "$B6/64" dev vb nodad ||
+		return 1
+	ip netns exec "$NA" ethtool -K va tso off >/dev/null 2>&1
+	ip netns exec "$NB" ethtool -K vb gro on "$@" >/dev/null 2>&1
+	ip netns exec "$NA" ethtool -k va | grep -q '^tcp-segmentation-offload: off' ||
+		{ echo "ethtool -K va tso off did not take"; return 1; }
+	ip netns exec "$NB" ethtool -k vb | grep -q '^generic-receive-offload: on' ||
+		{ echo "ethtool -K vb gro on did not take"; return 1; }
+	while [ $# -ge 2 ]; do
+		ip netns exec "$NB" ethtool -k vb | grep -q "^$1: $2" ||
+			{ echo "ethtool -K vb $1 $2 did not take"; return 1; }
+		shift 2
+	done
+	ip netns exec "$NB" sh -c 'echo 20000000 > /sys/class/net/vb/gro_flush_timeout' ||
+		{ echo "cannot set gro_flush_timeout"; return 1; }
+}
+
+# gro FAM CASE RXMODE [NOTE]: one case, one TAP line
+gro() {
+	local fam=$1 c=$2 rx=$3 name out rc s d
+	name="ipv$fam $c ($rx${4:+, $4})"
+	# shellcheck disable=SC2254
+	case "$name" in $only) ;; *) return 0 ;; esac
+	if [ "$fam" = 4 ]; then s=$A4 d=$B4; else s=$A6 d=$B6; fi
+	out=$(ip netns exec "$NA" "$BIN" gro "-$fam" -S "$s" -D "$d" -p 9000 --tx-dev va \
+		--rx-netns "$NB" --rx-dev vb -c "$c" --rx "$rx" 2>&1)
+	rc=$?
+	echo "$out" | sed 's/^/# /'
+	case "$out" in
+	*"train resent"*) name="$name [train resent: a jiffy ended in it]" ;;
+	esac
+	ktap_result "$rc" "$name" "$(echo "$out" | grep -m1 '^FAIL\|^SKIP\|udpgso_wire:')"
+}
+
+cases_of() {		# FAM: the cases for this family
+	"$BIN" gro -l | awk -v f="$1" '$2 == 0 || $2 == f { print $1 }'
+}
+
+ktap_info "kernel $(uname -r)"
+
+# the comparison itself: a wrong expectation must fail, naming what it saw
+cmp_selftest() {
+	local out rc
+	# shellcheck disable=SC2254
+	case "selftest" in $only) ;; *) return 0 ;; esac
+	out=$(ip netns exec "$NA" "$BIN" gro -4 -S "$A4" -D "$B4" -p 9000 --tx-dev va \
+		--rx-netns "$NB" --rx-dev vb -c same --groups "0-1;2-3" 2>&1)
+	rc=$?
+	echo "$out" | sed 's/^/# /'
+	if [ "$rc" = 1 ] && echo "$out" | grep -q '^# expected skbs \[41000: 2028/1000 2028/1000\]'; then
+		ktap_ok "selftest: a wrong expectation (same as 2+2) fails"
+	else
+		ktap_fail "selftest: a wrong expectation (same as 2+2) fails" "exit $rc"
+	fi
+}
+
+# ---- a UDP_GRO socket: every case ---------------------------------------------
+if topo >"$tmpd/why"; then
+	cmp_selftest
+	for fam in 4 6; do
+		for c in $(cases_of $fam); do
+			gro $fam "$c" gro
+		done
+	done
+	# ---- a plain socket, no fraglist: nothing is merged (udp_gro_receive:
+	# no GRO_ENABLED, no NETIF_F_GRO_FRAGLIST, a local socket: "goto out")
+	for fam in 4 6; do
+		for c in same small_last larger bad_csum ports max_count; do
+			gro $fam "$c" plain
+		done
+	done
+else
+	ktap_skip "udpgro_conf gro" "$(cat "$tmpd/why")"
+fi
+
+# ---- rx-gro-list: a plain socket gets fraglist skbs, split back --------------
+if topo rx-gro-list on >"$tmpd/why"; then
+	for fam in 4 6; do
+		for c in same small_last larger bad_csum ports max_count; do
+			gro $fam "$c" plain-fraglist
+		done
+		# a UDP_GRO socket: is_flist = !GRO_ENABLED = 0, plain UDP GRO
+		for c in same larger; do
+			gro $fam "$c" gro rx-gro-list
+		done
+	done
+else
+	ktap_skip "udpgro_conf rx-gro-list" "$(cat "$tmpd/why")"
+fi
+rm -rf "$tmpd"
+
+ktap_finish
