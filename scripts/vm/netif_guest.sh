@@ -101,10 +101,14 @@ res=$work/res.txt
 # the guest runs a copy of scripts/: bash reads a script as it goes, and
 # an edit of the tree during a long TCG run would change what it runs
 cp -a "$UG_TOP/scripts" "$work/scripts" || ug_die "cannot copy scripts/ to $work"
+# matplotlib in the guest: a writable config directory with this host's font
+# cache (building it under TCG took minutes)
+mkdir -p "$work/mpl"
+cp /root/.cache/matplotlib/fontlist-*.json "$work/mpl/" 2>/dev/null
 if [ $# -gt 0 ]; then
-	cmd="cd $UG_TOP && UDPGSO_BIN=$UDPGSO_BIN $*"
+	cmd="cd $UG_TOP && MPLCONFIGDIR=$work/mpl UDPGSO_BIN=$UDPGSO_BIN $*"
 else
-	cmd="UDPGSO_BIN=$UDPGSO_BIN $work/scripts/vm/netif_case.sh --out $res --secs $secs"
+	cmd="MPLCONFIGDIR=$work/mpl UDPGSO_BIN=$UDPGSO_BIN $work/scripts/vm/netif_case.sh --out $res --secs $secs"
 	[ -z "$only" ] || cmd+=" --only $only"
 	[ -z "$keep" ] || cmd+=" --keep $work/keep"
 fi
