@@ -152,8 +152,8 @@ kmod-debug-check: all
 	@UDPGSO_BIN=$(OUTPUT) ./scripts/vm/kmod_debug_kernel.sh --setup
 
 # NETIF mode of udpgso_ab.sh on a NIC with queues and IRQs: a TCG guest with
-# two multiqueue virtio-net NICs (scripts/vm/netif_guest.sh; ~10 min here,
-# so not part of `make check`); ARGS="--kernel 6.1.0-56-amd64 --keep DIR ..."
+# two multiqueue virtio-net NICs (scripts/vm/netif_guest.sh; its `run` case
+# alone took 1426 s in a TCG guest on a loaded host, so not part of `make check`); ARGS="--kernel 6.1.0-56-amd64 --keep DIR ..."
 netif-check: all
 	@UDPGSO_BIN=$(OUTPUT) ./scripts/vm/netif_guest.sh $(ARGS)
 
