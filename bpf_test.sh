@@ -42,7 +42,7 @@ if [ ! -x "$STATS" ]; then
 fi
 work=$(mktemp -d /tmp/ugbpf.XXXXXX)
 ug_trap_install
-defer "rm -rf '$work'"
+defer rm -rf "$work"
 
 "$STATS" hooks >"$work/hooks" 2>"$work/hooks.err"
 rc=$?
@@ -274,8 +274,7 @@ t_run_status() {
 	"$STATS" run --prog-stats -- true >"$out.ps" 2>&1
 	grep -q '^# prog all run_cnt [0-9]* run_time_ns [0-9]*$' "$out.ps" || r2="$r2, no '# prog all'"
 	if [ $r1 -eq 7 ] && [ "$r2" = 0 ] &&
-		python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); \
-			assert d["source"] == "bpf" and "tx_skbs" in d["counters"]' "$out.json"; then
+		ug_jcheck "$out.json" 'source == "bpf"' '"tx_skbs" in counters' >/dev/null; then
 		ktap_ok "run: command's exit status (7), --json is one JSON object, --prog-stats"
 	else
 		ktap_fail "run: exit status / --json" "exit $r1 (want 7), json exit $r2"

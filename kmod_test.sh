@@ -36,7 +36,7 @@ gtmo=${UG_KMOD_TIMEOUT:-850}
 # the module against its BPF twin (scripts/vm/bpf_guest.sh), when bpf/ is built:
 # these cases (each ~80 s under TCG on a busy host: not all of them)
 bpf_cases=${UG_BPF_GUEST_CASES:-lo4,swseg,gro}
-case "$bpf_cases" in ''|*[!a-z0-9,]*) ug_die "UG_BPF_GUEST_CASES '$bpf_cases': allowed a comma-separated list of lo4,lo4gro,lo6,swseg,gro,vlan,gropass" ;; esac
+case "$bpf_cases" in ''|*[!a-z0-9,]*) ug_die "UG_BPF_GUEST_CASES '$bpf_cases': allowed a comma-separated list of lo4,lo4drop,lo4gro,lo6,swseg,gro,vlan,gropass" ;; esac
 case "$cycles" in ''|*[!0-9]*) ug_die "UG_KMOD_CYCLES '$cycles': allowed a non-negative integer" ;; esac
 case "$gtmo" in ''|0|*[!0-9]*) ug_die "UG_KMOD_TIMEOUT '$gtmo': allowed a positive integer" ;; esac
 case "$csecs" in ''|0|*[!0-9]*) ug_die "UG_KMOD_CYCLE_SECS '$csecs': allowed a positive integer" ;; esac
@@ -79,7 +79,7 @@ fi
 
 work=$(mktemp -d /tmp/ugkmod.XXXXXX)
 ug_trap_install
-defer "rm -rf '$work'"
+defer rm -rf "$work"
 
 # is vng/qemu there?  (reason on stderr, exit 4)
 UG_VNG_ACCEL=$("$UG_TOP/scripts/vm/vng_run.sh" --kernel "/boot/vmlinuz-${kernels[0]}" \
@@ -111,13 +111,15 @@ for v in "${kernels[@]}"; do
 	t0=$SECONDS
 	# the guest kernel's console goes to the log too: a guest that dies
 	# (vng's exit 255) shows its panic or oops in the tail printed below
-	# then, in the same boot, the module against its BPF twin (bpf/) when built
+	# then, in the same boot, the module against its BPF twin (bpf/) when built,
+	# and udpgso_wire.sh's cases on a device type the host may lack (geneve)
 	UG_VNG_VERBOSE=${UG_VNG_VERBOSE:-1} \
 	"$UG_TOP/scripts/vm/vng_run.sh" --kernel "$img" --timeout "$gtmo" --rwdir "$work" -- \
 		"UDPGSO_BIN=$UDPGSO_BIN $UG_TOP/scripts/vm/kmod_guest.sh --ko $bdir/udpgso_stats.ko" \
 		"--out $res --cycles $cycles --cycle-secs $csecs && { [ ! -x $UDPGSO_BIN/udpgso_stats ] ||" \
 		"UDPGSO_BIN=$UDPGSO_BIN $UG_TOP/scripts/vm/bpf_guest.sh --ko $bdir/udpgso_stats.ko" \
-		"--out $res --only $bpf_cases; }" >"$work/guest-$v.log" 2>&1
+		"--out $res --only $bpf_cases; }; UDPGSO_BIN=$UDPGSO_BIN" \
+		"$UG_TOP/scripts/vm/wire_guest.sh --out $res" >"$work/guest-$v.log" 2>&1
 	rc=$?
 	ktap_info "$v: guest ran $((SECONDS - t0)) s (exit $rc)"
 	ktap_relay "$res"

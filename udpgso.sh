@@ -153,10 +153,8 @@ check_feature() {	# NS DEV FEATURE on|off
 }
 
 tx_counters() {		# NS DEV -> "packets bytes" from ip -s -j link
-	ns_exec "$1" ip -s -j link show dev "$2" | python3 -c '
-import json, sys
-s = json.load(sys.stdin)[0]["stats64"]["tx"]
-print(s["packets"], s["bytes"])'
+	ns_exec "$1" ip -s -j link show dev "$2" |
+		ug_jget - 0.stats64.tx.packets 0.stats64.tx.bytes
 }
 
 # ---- running a variant -----------------------------------------------------------
@@ -174,13 +172,18 @@ run_variant() {
 		ktap_skip "$name" "$why"
 		return
 	fi
+	# the variant's namespaces go at its end: ns_add's deferral, and the
+	# peer's, which SETUP may create (in a subshell: deferred here)
+	defer_scope_begin
 	if ! ns_add "$ns"; then
+		defer_scope_end
 		ktap_skip "$name" "cannot create a network namespace"
 		return
 	fi
+	defer ip netns del "$(ns_name "$ns-peer")"
 	if ! why=$(eval "$setup" 2>&1); then
 		ktap_fail "$name" "setup failed: $(echo "$why" | tail -n 1)"
-		run_deferred_ns "$ns"
+		defer_scope_end
 		return
 	fi
 	for a in "$@"; do
@@ -219,7 +222,7 @@ run_variant() {
 		c1=$(tx_counters "$ns" "$sink")
 		check_totals "$name" "$c0" "$c1" "$out"
 	fi
-	run_deferred_ns "$ns"
+	defer_scope_end
 }
 
 # the counters udpgso read per case add up to ip -s -j link's delta
@@ -235,13 +238,6 @@ check_totals() {	# NAME "P0 B0" "P1 B1" OUTPUT
 	else
 		ktap_fail "$1: $d, cases and probes saw ${tp:-?} packets ${tb:-?} bytes"
 	fi
-}
-
-# delete a variant's namespaces now rather than at exit
-run_deferred_ns() {
-	ip netns del "$(ns_name "$1")" 2>/dev/null
-	ip netns del "$(ns_name "$1-peer")" 2>/dev/null
-	return 0
 }
 
 # ---- the variants -------------------------------------------------------------------

@@ -30,17 +30,18 @@ ug_need_built "$TX" "$RX"
 
 ug_trap_install
 tmp=$(mktemp -d)
-defer "rm -rf '$tmp'"
+defer rm -rf "$tmp"
 ns_add b || { ktap_skip "udpgso_bench" "cannot create a network namespace"; ktap_finish; }
 ns=$(ns_name b)
 port=8000
 
 # xfer NAME FAMILY "TX ARGS" "RX ARGS" CHECK...
 # Start rx in the namespace, wait for its port, run tx, wait for rx, then
-# check both JSON summaries: rx.* and tx.* names in the CHECK expressions
-# are rewritten to the rx and tx files.  XFER_DST overrides the destination.
+# check both JSON summaries (lib.sh's case engine): rx.* and tx.* in the
+# CHECK expressions are the two summaries.  XFER_DST overrides the
+# destination.
 xfer() {
-	local name=$1 fam=$2 txa=$3 rxa=$4 dst rxpid rc_tx rc_rx proto=-u
+	local name=$1 fam=$2 txa=$3 rxa=$4 dst rc_tx rc_rx proto=-u
 	shift 4
 	port=$((port + 1))
 	case "$fam" in
@@ -51,22 +52,23 @@ xfer() {
 	case " $rxa " in *" -t "*) proto=-t ;; esac
 	# shellcheck disable=SC2086
 	# as upstream's, rx is IPv6 (dual stack) unless -4
-	ip netns exec "$ns" timeout -k 5 30 "$RX" ${fam#-6} -p "$port" $rxa --json \
-		>"$tmp/rx.json" 2>"$tmp/rx.err" &
-	rxpid=$!
-	if ! ns_wait_port "$proto" b "$port"; then
-		kill "$rxpid" 2>/dev/null; wait "$rxpid" 2>/dev/null
+	if ! ug_rx_start b "$proto" "$port" "$tmp/rx.json" "$tmp/rx.err" \
+		timeout -k 5 30 "$RX" ${fam#-6} -p "$port" $rxa --json; then
 		ktap_fail "$name" "rx did not bind port $port"
 		sed 's/^/# rx: /' "$tmp/rx.err"
 		return
 	fi
 	# shellcheck disable=SC2086
-	ip netns exec "$ns" timeout -k 5 30 "$TX" $fam -D "$dst" -p "$port" $txa --json \
-		>"$tmp/tx.json" 2>"$tmp/tx.err"
+	ug_tx_run b "$tmp/tx.json" "$tmp/tx.err" \
+		timeout -k 5 30 "$TX" $fam -D "$dst" -p "$port" $txa --json
 	rc_tx=$?
 	# a sender that failed sent nothing more: do not wait out rx's timeout
-	[ "$rc_tx" -eq 0 ] || { sleep 0.2; kill -INT "$rxpid" 2>/dev/null; }
-	wait "$rxpid"
+	if [ "$rc_tx" -eq 0 ]; then
+		ug_rx_end
+	else
+		sleep 0.2
+		ug_rx_end INT
+	fi
 	rc_rx=$?
 	if [ "$rc_tx" -eq 4 ] || [ "$rc_rx" -eq 4 ]; then
 		ktap_skip "$name" "$(tail -n1 "$tmp/tx.err" "$tmp/rx.err" | grep SKIP | head -n1)"
@@ -80,12 +82,7 @@ xfer() {
 		grep -v ' MB/s' "$tmp/rx.err" | tail -n3 | sed 's/^/# rx: /'
 	fi
 	# merge both summaries into one object {tx: .., rx: ..} for the checks
-	if ! python3 - "$tmp/tx.json" "$tmp/rx.json" >"$tmp/both.json" 2>/dev/null <<'PY'
-import json, sys
-print(json.dumps({"tx": json.load(open(sys.argv[1])),
-                  "rx": json.load(open(sys.argv[2]))}))
-PY
-	then
+	if ! ug_jmerge tx="$tmp/tx.json" rx="$tmp/rx.json" >"$tmp/both.json" 2>/dev/null; then
 		ktap_fail "$name" "no JSON summary"
 		return
 	fi
@@ -119,9 +116,12 @@ fi
 
 for fam in $families; do
 	v=ipv${fam#-}
-	# tx modes: name | tx arguments | datagram size | datagrams per call
-	while IFS='|' read -r tname targs len per seq; do
+	# tx modes: name | mode (lib.sh's table) | datagrams per call | stamps;
+	# datagrams of 1200 bytes, sendmmsg batches of 8
+	len=1200
+	while IFS='|' read -r tname tmode per seq; do
 		[ -n "$tname" ] || continue
+		targs=$(S=$len L=$((len * per)) B=8 ug_tx_args "$tmode")
 		for rmode in $rxmodes; do
 			case "$rmode" in
 			gro) rargs="-G" ;;
@@ -161,16 +161,16 @@ for fam in $families; do
 				"${EX[@]}" "${extra[@]}"
 		done
 	done <<-EOF
-	sendto|-u -s 1200|1200|1|seq
-	send|-s 1200|1200|1|seq
-	send no stamp|-s 1200|1200|1|noseq
-	sendmmsg|-m --batch 8 -s 1200|1200|1|seq
-	gso-cmsg|-s 12000 -S 1200|1200|10|seq
-	gso-sockopt|-s 12000 -S 1200 --gso-mode sockopt|1200|10|seq
-	sendmmsg-gso|-m --batch 8 -s 6000 -S 1200|1200|5|seq
-	iov|--iov 4 -s 1200|1200|1|seq
-	zerocopy|-z -s 1200|1200|1|noseq
-	zerocopy-gso|-z -s 12000 -S 1200|1200|10|noseq
+	sendto|sendto|1|seq
+	send|send|1|seq
+	send no stamp|send|1|noseq
+	sendmmsg|sendmmsg|1|seq
+	gso-cmsg|gso-cmsg|10|seq
+	gso-sockopt|gso-sockopt|10|seq
+	sendmmsg-gso|sendmmsg-gso|5|seq
+	iov|iov|1|seq
+	zerocopy|zerocopy|1|noseq
+	zerocopy-gso|zerocopy-gso|10|noseq
 	EOF
 
 	# GSO with a short last segment: 2 full + 1 of 400 bytes per call
@@ -184,6 +184,7 @@ for fam in $families; do
 	xfer "$v gso -S 0 (MSS $mss)" "$fam" "-s 14600 -S 0 -M 20" \
 		"-v $RCVBUF -n $((20 * segs))" \
 		"tx.calls == 20" "tx.gso.active" "tx.gso.gso_size == $mss" \
+		"tx.gso.probe.sends >= 2" "tx.gso.probe.datagrams == tx.gso.probe.reads" \
 		"rx.verify_errors == 0" "rx.datagrams == $((20 * segs))" \
 		"rx.bytes == 20 * 14600" "tx.bytes == 20 * 14600"
 	# mixed sizes: runs of equal size go out as GSO sends
@@ -202,7 +203,7 @@ for fam in $families; do
 		"len(rx.sockets) == 4" "sum(s.datagrams for s in rx.sockets) == 400"
 	# TCP, as upstream: -t on both sides, byte stream
 	xfer "$v tcp" "$fam" "-t -s 10000 -M 100" "-t" \
-		"tx.bytes == 1000000" "rx.bytes == 1000000" "tx.calls == 100"
+		"tx.bytes == 1000000" "rx.bytes == 1000000" "tx.calls == 100" "tx.gso.probe is None"
 done
 
 # dual stack: -6 with a dotted quad sends from the IPv6 socket to the

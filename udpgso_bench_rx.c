@@ -13,7 +13,8 @@
  *
  * Threads: one worker per socket reads; the main thread sleeps in 10 ms
  * ticks, prints upstream's per-second lines, runs the -C/-R timeouts and
- * handles SIGINT/SIGTERM.  Everyone stops through one eventfd.  The
+ * handles SIGINT/SIGTERM.  A stop sets one flag (and wakes the main thread
+ * through an eventfd); a waiting worker sees it within a 10 ms poll.  The
  * options are in udpgso_bench_rx_opts.c, the summary in
  * udpgso_bench_rx_report.c.
  */
@@ -213,26 +214,40 @@ static void rx_read(struct worker *w, const uint8_t *p, size_t len, size_t cap, 
 
 /* ---- the read loops ------------------------------------------------------ */
 
-/* wait until @fd is readable: 0, or -1 when asked to stop */
+/*
+ * wait until @fd is readable: 0, or -1 when asked to stop.  One fd and a
+ * RX_TICK_MS timeout, as upstream's do_poll: a stop is seen within a tick,
+ * and a wake-up does not pay for polling the stop eventfd as well.
+ */
 static int rx_wait(int fd)
 {
-	struct pollfd pfd[2] = {
-		{ .fd = fd, .events = POLLIN },
-		{ .fd = g_efd, .events = POLLIN },
-	};
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	int r;
 
 	while (!stopping()) {
-		if (poll(pfd, 2, -1) < 0) {
+		r = poll(&pfd, 1, RX_TICK_MS);
+		if (r < 0) {
 			if (errno == EINTR)
 				continue;
 			ug_die_errno(1, "poll");
 		}
-		if (pfd[1].revents)
-			break;
-		if (pfd[0].revents)
+		if (r > 0)
 			return 0;
 	}
 	return -1;
+}
+
+/*
+ * The time of the last read, taken when the reads pause (EAGAIN) or end,
+ * not after every read: the clock is read once per burst.  The pause is
+ * found by the next call, a few microseconds after the last read.
+ */
+static void rx_stamp(struct worker *w)
+{
+	if (w->unstamped) {
+		w->last_ns = ug_now_ns();
+		w->unstamped = false;
+	}
 }
 
 /* a failed read: 0 to go on, -1 to stop */
@@ -240,6 +255,7 @@ static int rx_fail(struct worker *w)
 {
 	switch (errno) {
 	case EAGAIN:
+		rx_stamp(w);
 		return rx_wait(w->fd);
 	case EINTR:
 		return 0;
@@ -269,7 +285,7 @@ static unsigned int rx_budget(unsigned int max)
 static void rx_account(struct worker *w, uint64_t t0, unsigned int n)
 {
 	w->calls++;
-	w->last_ns = ug_now_ns();
+	w->unstamped = true;
 	if (!w->first_ns) {
 		w->first_ns = t0;
 		__atomic_store_n(&w->started, 1, __ATOMIC_RELAXED);
@@ -336,6 +352,7 @@ static void loop_udp(struct worker *w)
 				cm ? ug_cmsg_gro_size(&w->msgs[i].msg_hdr) : -1);
 		rx_account(w, t0, r);
 	}
+	rx_stamp(w);
 }
 
 /* TCP, as upstream: one connection; without -r the data is dropped unread */
@@ -374,6 +391,7 @@ static void loop_tcp(struct worker *w)
 		w->bytes += r;
 		rx_account(w, t0, 1);
 	}
+	rx_stamp(w);
 }
 
 static void *worker_main(void *arg)

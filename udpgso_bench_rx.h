@@ -75,6 +75,7 @@ struct worker {
 	/* owned by the worker */
 	uint64_t bytes, datagrams, reads, calls, gro_reads;
 	uint64_t first_ns, last_ns;
+	bool unstamped;			/* reads since last_ns was taken */
 	uint64_t err[E_NR];
 	long long first_bad_len, first_bad_gso;
 	int first_recv_errno;

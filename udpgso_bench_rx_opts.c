@@ -182,9 +182,12 @@ void rx_parse_opts(int argc, char **argv, struct rx_cfg *o)
 		ug_die_if(o->reuseport > 1, "-t conflicts with --reuseport (one connection)");
 		ug_die_if(o->threads > 1, "-t conflicts with --threads (one connection)");
 	}
+	/*
+	 * -G/-S need the gso_size cmsg: recvmmsg reads a batch of them per call
+	 * (one syscall, not one per GRO read); plain reads stay recv, as upstream
+	 */
 	if (!mode_set)
-		o->mode = batch_set ? MODE_RECVMMSG :
-			   (o->gro || o->exp_gso) ? MODE_RECVMSG : MODE_RECV;
+		o->mode = (batch_set || o->gro || o->exp_gso) ? MODE_RECVMMSG : MODE_RECV;
 	ug_die_if(o->mode == MODE_RECV && o->gro,
 		 "-G needs --mode recvmsg or recvmmsg (the gso_size cmsg)");
 	ug_die_if(o->mode == MODE_RECV && o->exp_gso,

@@ -82,6 +82,11 @@ struct tx_plan {
 	bool gso_fallback;	/* the probe said no: plain sends from the start */
 	char gso_reason[192];	/* why, when gso_fallback */
 	int kernel_max;		/* probed segment limit, 0: unknown */
+	/* the probe's own traffic (its loopback pair, in this netns): sends
+	 * accepted, datagrams they carried, datagrams read back
+	 */
+	bool probed;
+	unsigned int probe_sends, probe_segs, probe_reads;
 	int max_segs;		/* limit in use */
 	int payload_len;	/* -s, cut to max_segs x gso_size when needed */
 	struct plan gso, plain;

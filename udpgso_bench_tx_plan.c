@@ -22,22 +22,27 @@
 
 enum { PROBE_OK, PROBE_NOOPT, PROBE_REFUSED, PROBE_IGNORED, PROBE_FAILED };
 
-static int gso_send(int fd, size_t len, uint16_t gso_sz)
+/* one probe send of len bytes in segments of gso_sz, counted in p when accepted */
+static int gso_send(int fd, size_t len, uint16_t gso_sz, struct tx_plan *p)
 {
 	char ctrl[CMSG_SPACE(sizeof(uint16_t))];
 	struct iovec iov = { .iov_base = (void *)ug_pattern, .iov_len = len };
 	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctrl };
 
 	ug_cmsg_add_segment(&msg, sizeof(ctrl), gso_sz);
-	return sendmsg(fd, &msg, 0) == (ssize_t)len ? 0 : -1;
+	if (sendmsg(fd, &msg, 0) != (ssize_t)len)
+		return -1;
+	p->probe_sends++;
+	p->probe_segs += (len + gso_sz - 1) / gso_sz;
+	return 0;
 }
 
-static void drain(int fd)
+static void drain(int fd, struct tx_plan *p)
 {
 	char buf[16];
 
 	while (recv(fd, buf, sizeof(buf), MSG_DONTWAIT) >= 0)
-		;
+		p->probe_reads++;
 }
 
 /*
@@ -45,7 +50,7 @@ static void drain(int fd)
  * segments (a 2-byte send with gso_size 1 must arrive as two datagrams) and
  * how many segments one send may carry (largest n accepted with gso_size 1).
  */
-static int probe_gso(const struct tx_cfg *cfg, int *max, int *err)
+static int probe_gso(const struct tx_cfg *cfg, struct tx_plan *p, int *max, int *err)
 {
 	struct sockaddr_storage ss;
 	socklen_t alen = sizeof(ss);
@@ -72,23 +77,25 @@ static int probe_gso(const struct tx_cfg *cfg, int *max, int *err)
 		*err = errno;
 		goto out;
 	}
-	if (gso_send(tx, 2, 1)) {
+	if (gso_send(tx, 2, 1, p)) {
 		*err = errno;
 		ret = PROBE_REFUSED;
 		goto out;
 	}
 	n = recv(rx, buf, sizeof(buf), 0);
+	if (n >= 0)
+		p->probe_reads++;
 	if (n != 1) {
 		*err = n < 0 ? errno : 0;
 		ret = n == 2 ? PROBE_IGNORED : PROBE_FAILED;
 		goto out;
 	}
-	drain(rx);
+	drain(rx, p);
 	/* grow to the first refused count, then bisect */
 	for (hi = 64; hi <= PROBE_MAX; lo = hi, hi *= 2) {
-		if (gso_send(tx, hi, 1))
+		if (gso_send(tx, hi, 1, p))
 			break;
-		drain(rx);
+		drain(rx, p);
 	}
 	if (hi > PROBE_MAX) {
 		lo = PROBE_MAX;
@@ -99,11 +106,11 @@ static int probe_gso(const struct tx_cfg *cfg, int *max, int *err)
 		}
 		while (hi - lo > 1) {
 			n = lo + (hi - lo) / 2;
-			if (gso_send(tx, n, 1))
+			if (gso_send(tx, n, 1, p))
 				hi = n;
 			else
 				lo = n;
-			drain(rx);
+			drain(rx, p);
 		}
 	}
 	*max = lo;
@@ -124,7 +131,8 @@ static void gso_setup(const struct tx_cfg *cfg, struct tx_plan *p)
 		return;
 	p->gso_requested = true;
 	p->gso_active = true;
-	r = probe_gso(cfg, &kmax, &err);
+	p->probed = true;
+	r = probe_gso(cfg, p, &kmax, &err);
 	switch (r) {
 	case PROBE_OK:
 		p->kernel_max = kmax;

@@ -146,6 +146,16 @@ static void json_gso(struct ug_json *j, const struct tx_cfg *cfg, const struct t
 	ug_json_i64_or_null(j, "gso_size", p->gso_requested && !cfg->nsizes, cfg->gso_size);
 	ug_json_i64_or_null(j, "max_segs", p->gso_requested, p->max_segs);
 	ug_json_i64_or_null(j, "kernel_max_segs", p->kernel_max, p->kernel_max);
+	/* the probe's loopback traffic, for /proc/net/snmp accounting */
+	if (p->probed) {
+		ug_json_obj_open(j, "probe");
+		ug_json_u64(j, "sends", p->probe_sends);
+		ug_json_u64(j, "datagrams", p->probe_segs);
+		ug_json_u64(j, "reads", p->probe_reads);
+		ug_json_obj_close(j);
+	} else {
+		ug_json_null(j, "probe");
+	}
 	ug_json_obj_close(j);
 }
 

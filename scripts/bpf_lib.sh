@@ -44,10 +44,29 @@ bl_down() {
 bl_port() { echo $((RANDOM % 20000 + 20000)); }
 
 # wait up to 30 s for a UDP port (a guest under TCG may be slow)
-bl_wait_port() {	# NS PORT
-	local w
-	for w in 1 2 3 4 5 6; do
-		ns_wait_udp_port "$1" "$2" && return 0
+bl_wait_port() { ug_wait_port -u "$1" "$2" "" 30; }	# NS PORT
+
+# bl_snmp NS FAMILY: the netns's UDP MIB, one 'Name value' line each: the
+# Udp group of /proc/net/snmp (-4) or the Udp6 one of /proc/net/snmp6 (-6),
+# names without the Udp6 prefix (InDatagrams, OutDatagrams, RcvbufErrors...)
+bl_snmp() {
+	if [ "$2" = -6 ]; then
+		ns_exec "$1" sed -n 's/^Udp6\([A-Za-z]*\)[[:blank:]]*\([0-9]*\)$/\1 \2/p' /proc/net/snmp6
+	else
+		ns_exec "$1" awk '$1 == "Udp:" { if (h == "") { h = $0; next }
+			n = split(h, k); for (i = 2; i <= n; i++) print k[i], $i; exit }' /proc/net/snmp
+	fi
+}
+# bl_rxq_empty NS PORT FAMILY: wait up to 10 s until the socket bound to
+# PORT has nothing left in its receive queue (the receiver read everything)
+bl_rxq_empty() {
+	local f=/proc/net/udp w q
+	[ "$3" = -6 ] && f=/proc/net/udp6
+	for w in $(seq 100); do
+		q=$(ns_exec "$1" awk -v p="$(printf '%04X' "$2")" \
+			'split($2, a, ":") == 2 && a[2] == p { split($5, b, ":"); print b[2]; exit }' "$f")
+		[ "$q" = 00000000 ] && return 0
+		sleep 0.1
 	done
 	return 1
 }
@@ -56,24 +75,36 @@ bl_wait_port() {	# NS PORT
 # a receiver in NS_RX, then `udpgso_stats run STATS-OPTIONS -- (M GSO sends
 # of K segments from NS_TX; 0.5 s for the receive side)` into OUT.
 # Returns 1 (reason in OUT.err) when the receiver or the sender failed,
-# the tool's status otherwise (4: no BPF)
+# the tool's status otherwise (4: no BPF).
+# BL_SNMP=1: also the UDP MIB of NS_TX and NS_RX before and after (bl_snmp
+# into OUT.snmp.{tx,rx}{0,1}), the sender's and the receiver's --json
+# (OUT.tx.json, OUT.rx.json), the receiver stopped (SIGTERM) only once its
+# queue is empty, so every datagram it was given was read (or dropped)
 bl_run() {
-	local out=$1 nstx=$2 nsrx=$3 dst=$4 port=$5 fam=$6 rxflags=$7 rxpid rc
+	local out=$1 nstx=$2 nsrx=$3 dst=$4 port=$5 fam=$6 rxflags=$7 rc
+	local rxout=/dev/null txout=/dev/null txjson=
 	shift 7
 	: >"$out.err"
+	if [ -n "${BL_SNMP:-}" ]; then
+		rxout=$out.rx.json txout=$out.tx.json txjson=--json
+		rxflags+=" --json"
+	fi
 	# shellcheck disable=SC2086
-	timeout 120 ip netns exec "$(ns_name "$nsrx")" "$RX" "$fam" -p "$port" $rxflags \
-		>/dev/null 2>&1 &
-	rxpid=$!
-	if ! bl_wait_port "$nsrx" "$port"; then
-		kill "$rxpid" 2>/dev/null
-		wait "$rxpid" 2>/dev/null
+	if ! UG_PORT_SECS=30 ug_rx_start "$nsrx" -u "$port" "$rxout" /dev/null \
+		timeout 120 "$RX" "$fam" -p "$port" $rxflags; then
 		echo "receiver did not bind port $port" >>"$out.err"
 		return 1
 	fi
+	if [ -n "${BL_SNMP:-}" ]; then
+		bl_snmp "$nstx" "$fam" >"$out.snmp.tx0"
+		bl_snmp "$nsrx" "$fam" >"$out.snmp.rx0"
+	fi
+	# (${10} empty: no --json; the sh -c drops it.)  The sender's stderr goes
+	# to OUT.txerr: its once-a-second rate lines (a slow guest) are no error
 	local -a traffic=(sh -c 'ip netns exec "$1" timeout 60 "$2" "$3" -D "$4" -p "$5" \
-		-s "$6" -S "$7" -M "$8" >/dev/null && sleep 0.5' sh \
-		"$(ns_name "$nstx")" "$TX" "$fam" "$dst" "$port" $((K * S)) "$S" "$M")
+		-s "$6" -S "$7" -M "$8" ${10} >"$9" 2>"${11}" && sleep 0.5' sh \
+		"$(ns_name "$nstx")" "$TX" "$fam" "$dst" "$port" $((K * S)) "$S" "$M" \
+		"$txout" "$txjson" "$out.txerr")
 	# BL_INNER_OUT=FILE: a second udpgso_stats inside the first, with the
 	# derived counters (UDPGSO_STATS_NO_FEXIT), over the same traffic
 	if [ -n "${BL_INNER_OUT:-}" ]; then
@@ -87,8 +118,15 @@ bl_run() {
 		"$STATS" run "$@" -- "${traffic[@]}" >"$out" 2>>"$out.err"
 	fi
 	rc=$?
-	kill "$rxpid" 2>/dev/null
-	wait "$rxpid" 2>/dev/null
+	grep -Ev '^(udp|tcp) tx: +[0-9]+ MB/s' "$out.txerr" >>"$out.err"
+	if [ -n "${BL_SNMP:-}" ] && ! bl_rxq_empty "$nsrx" "$port" "$fam"; then
+		echo "the receiver left datagrams unread on port $port after 10 s" >>"$out.err"
+	fi
+	ug_rx_end TERM 2>/dev/null
+	if [ -n "${BL_SNMP:-}" ]; then
+		bl_snmp "$nstx" "$fam" >"$out.snmp.tx1"
+		bl_snmp "$nsrx" "$fam" >"$out.snmp.rx1"
+	fi
 	return $rc
 }
 

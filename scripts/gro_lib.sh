@@ -73,11 +73,10 @@ gro_family() {
 
 # ---- cases --------------------------------------------------------------------
 _gro_tmp=
-_gro_ns=()
 
 gro_init() {		# call once, after ug_trap_install
 	_gro_tmp=$(mktemp -d)
-	defer "rm -rf '$_gro_tmp'"
+	defer rm -rf "$_gro_tmp"
 	# UG_GRO_COUNTER=nft|iptables|none forces a backend (none: the cases
 	# that count packets skip), else the first that works here
 	GRO_CNT=${UG_GRO_COUNTER:-$(gro_counter_backend)}
@@ -93,6 +92,8 @@ gro_case_begin() {	# NAME
 	_gro_rx_keys=() _gro_rx_pids=() _gro_watch=()
 	_gro_t0=$EPOCHREALTIME
 	rm -f "$_gro_tmp"/*
+	# the case's namespaces are deleted at its end (_gro_teardown)
+	defer_scope_begin
 }
 # record why the case cannot run / has already failed; return 1 so that a
 # case can say:  step || return
@@ -105,7 +106,6 @@ gro_ns() {
 	for n in "$@"; do
 		ns=$(ns_name "$n")
 		ns_add "$n" || { gro_fail "cannot create namespace $ns"; return 1; }
-		_gro_ns+=("$ns")
 		# no router solicitations, no DAD: nothing but our traffic
 		ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.router_solicitations=0 \
 			net.ipv6.conf.default.router_solicitations=0 \
@@ -127,13 +127,7 @@ gro_ns() {
 		fi
 	done
 }
-_gro_teardown() {
-	local ns
-	for ns in "${_gro_ns[@]}"; do
-		ip netns del "$ns" 2>/dev/null
-	done
-	_gro_ns=()
-}
+_gro_teardown() { defer_scope_end; }
 
 # ---- links --------------------------------------------------------------------
 _gro_mac() { ip netns exec "$(ns_name "$1")" cat "/sys/class/net/$2/address"; }
@@ -340,29 +334,22 @@ gro_dnat() {
 # gro_rx KEY NS PORT [ARGS...]: start a receiver in the background; its JSON
 # summary becomes KEY in the checks.  Waits until its socket is bound.
 gro_rx() {
-	local key=$1 ns=$2 port=$3 have i proto=-u
+	local key=$1 ns=$2 port=$3 proto=-u rc=0
 	shift 3
 	case " $* " in *" -t "*) proto=-t ;; esac
-	have=$(_gro_bound "$proto" "$ns" "$port")
-	ip netns exec "$(ns_name "$ns")" timeout -k 5 "$GRO_TOOL_TIMEOUT" \
-		"$GRO_RX" -p "$port" "$@" --json \
-		>"$_gro_tmp/$key.json" 2>"$_gro_tmp/$key.err" &
-	_gro_rx_keys+=("$key")
-	_gro_rx_pids+=("$!")
 	echo "$GRO_RX -p $port $* --json" >"$_gro_tmp/$key.cmd"
-	for ((i = 0; i < 100; i++)); do
-		[ "$(_gro_bound "$proto" "$ns" "$port")" -gt "$have" ] && return 0
-		kill -0 "$!" 2>/dev/null || break
-		sleep 0.05
-	done
-	gro_fail "$key did not bind port $port"
+	ug_rx_start "$ns" "$proto" "$port" "$_gro_tmp/$key.json" "$_gro_tmp/$key.err" \
+		timeout -k 5 "$GRO_TOOL_TIMEOUT" "$GRO_RX" -p "$port" "$@" --json || rc=1
+	_gro_rx_keys+=("$key")
+	_gro_rx_pids+=("$UG_RX_PID")
+	[ "$rc" -eq 0 ] || gro_fail "$key did not bind port $port"
 }
 # gro_rx_wait KEY: wait for one receiver to finish
 gro_rx_wait() {
 	local i
 	for i in "${!_gro_rx_keys[@]}"; do
 		if [ "${_gro_rx_keys[$i]}" = "$1" ] && [ -n "${_gro_rx_pids[$i]}" ]; then
-			wait "${_gro_rx_pids[$i]}"
+			ug_rx_end "" "${_gro_rx_pids[$i]}"
 			echo "$?" >"$_gro_tmp/$1.rc"
 			_gro_rx_pids[$i]=""
 		fi
@@ -380,9 +367,6 @@ gro_rx_stop() {
 	done
 	return 0
 }
-_gro_bound() {		# -u|-t NS PORT: sockets bound to (listening on) PORT
-	ns_exec "$2" ss -Hln "$1" "sport = :$3" 2>/dev/null | wc -l
-}
 
 # gro_send KEY NS [ARGS...]: run a sender (after a snapshot of the watched
 # counters); its summary becomes KEY in the checks
@@ -391,8 +375,8 @@ gro_send() {
 	shift 2
 	[ -f "$_gro_tmp/before" ] || { gro_settle; _gro_snap "$_gro_tmp/before"; }
 	echo "$GRO_TX $* --json" >"$_gro_tmp/$key.cmd"
-	ip netns exec "$(ns_name "$ns")" timeout -k 5 "$GRO_TOOL_TIMEOUT" \
-		"$GRO_TX" "$@" --json >"$_gro_tmp/$key.json" 2>"$_gro_tmp/$key.err"
+	ug_tx_run "$ns" "$_gro_tmp/$key.json" "$_gro_tmp/$key.err" \
+		timeout -k 5 "$GRO_TOOL_TIMEOUT" "$GRO_TX" "$@" --json
 	rc=$?
 	echo "$rc" >"$_gro_tmp/$key.rc"
 	return "$rc"

@@ -128,18 +128,37 @@ ug_need_built() {
 }
 
 # ---- cleanup stack ------------------------------------------------------------
-# defer CMD...: push a command (one string, run with eval) to run at exit,
-# in reverse order, on normal exit, failure and SIGINT/SIGTERM/SIGHUP.
+# defer CMD [ARG...]: push a command to run at exit, in reverse order, on
+# normal exit, failure and SIGINT/SIGTERM/SIGHUP (after ug_trap_install,
+# the one trap scheme).  Argv semantics: each ARG is kept as one word
+# ("${@@Q}"), so callers quote nothing by hand; a pipeline or a list is a
+# function of the caller's, deferred by name.  Output and errors of the
+# deferred commands are dropped; a failing one does not stop the others.
+# defer_scope_begin / defer_scope_end: what was deferred in between runs
+# at the end of the scope (e.g. one test case's namespaces), the rest
+# stays for exit; scopes nest.
 _ug_defer=()
-defer() { _ug_defer+=("$*"); }
-# run and drop everything deferred so far (LIFO); errors do not stop it
-run_deferred() {
+_ug_scopes=()
+defer() { _ug_defer+=("${*@Q}"); }
+defer_scope_begin() { _ug_scopes+=("${#_ug_defer[@]}"); }
+defer_scope_end() {
+	local n=${#_ug_scopes[@]}
+	[ "$n" -gt 0 ] || return 0
+	_ug_run_from "${_ug_scopes[n - 1]}"
+	unset "_ug_scopes[$((n - 1))]"
+}
+# run and drop the deferred commands from index $1 on (LIFO)
+_ug_run_from() {
 	local i
-	for ((i = ${#_ug_defer[@]} - 1; i >= 0; i--)); do
-		eval "${_ug_defer[$i]}" >/dev/null 2>&1 || true
+	for ((i = ${#_ug_defer[@]} - 1; i >= $1; i--)); do
+		eval "${_ug_defer[$i]}" >/dev/null 2>&1 </dev/null || true
 		unset "_ug_defer[$i]"
 	done
-	_ug_defer=()
+}
+# run and drop everything deferred so far (every scope)
+run_deferred() {
+	_ug_run_from 0
+	_ug_defer=() _ug_scopes=()
 }
 _ug_on_exit() { local rc=$?; trap - EXIT; run_deferred; exit "$rc"; }
 _ug_on_sig() { trap - EXIT INT TERM HUP; run_deferred; exit "$1"; }
@@ -151,18 +170,26 @@ ug_trap_install() {
 }
 
 # ---- network namespaces -----------------------------------------------------
-# ns_new NAME: create netns "ug<pid>-NAME" with lo up, deferred deletion;
-# prints the full name.  Callers: ns=$(ns_new a) then call ns_defer "$ns"
-# in the parent shell (command substitution runs in a subshell).
+# ns_name NAME: the full name of our namespace NAME, "ug<pid>-NAME"
 ns_name() { echo "ug$$-$1"; }
-ns_add() {		# NAME -> sets nothing, creates and defers
+# ns_add NAME: create it with lo up, its deletion deferred (in the current
+# defer scope); run it in this shell, not in $(...): the deferral is a
+# variable of the shell
+ns_add() {
 	local ns
 	ns=$(ns_name "$1")
 	ip netns add "$ns" || return 1
-	defer "ip netns del '$ns'"
+	defer ip netns del "$ns"
 	ip -n "$ns" link set lo up
 }
 ns_exec() { local ns; ns=$(ns_name "$1"); shift; ip netns exec "$ns" "$@"; }
+# ns_kill_pids FULLNAME...: SIGKILL every process left in these namespaces
+ns_kill_pids() {
+	local ns
+	for ns in "$@"; do
+		ip netns pids "$ns" 2>/dev/null | xargs -r kill -9
+	done
+}
 # veth_pair NS_A DEV_A NS_B DEV_B: a veth between two of our namespaces
 veth_pair() {
 	ip link add "$2" netns "$(ns_name "$1")" type veth \
@@ -170,19 +197,139 @@ veth_pair() {
 	ip -n "$(ns_name "$1")" link set "$2" up
 	ip -n "$(ns_name "$3")" link set "$4" up
 }
-# wait until a port is bound (UDP) or listening (TCP) in one of our
-# namespaces, or 5 s; PROTO is -u or -t
-ns_wait_port() {	# PROTO NS PORT
-	local i
-	for ((i = 0; i < 100; i++)); do
-		if ns_exec "$2" ss -Hln "$1" "sport = :$3" 2>/dev/null | grep -q .; then
-			return 0
+# ---- ports -------------------------------------------------------------------
+# ug_nap SECS: sleep without a fork (a read that times out on a pipe of our own)
+ug_nap() {
+	[ -n "${_ug_napfd:-}" ] || exec {_ug_napfd}<> <(:)
+	read -r -t "$1" -u "$_ug_napfd" _ 2>/dev/null
+	return 0
+}
+# _ug_port_count PROTO NS PORT PID: sets _ug_bound, the sockets bound to
+# PORT (TCP: listening) in our namespace NS (NS "": where we are); read from
+# /proc/PID/net when PID (a process in that namespace) is given, no fork;
+# else through ss in NS
+_ug_port_count() {
+	local f hex laddr st
+	_ug_bound=0
+	if [ -z "$4" ]; then
+		if [ -n "$2" ]; then
+			_ug_bound=$(ns_exec "$2" ss -Hln "$1" "sport = :$3" 2>/dev/null | wc -l)
+		else
+			_ug_bound=$(ss -Hln "$1" "sport = :$3" 2>/dev/null | wc -l)
 		fi
-		sleep 0.05
+		return
+	fi
+	printf -v hex '%04X' "$3"
+	for f in /proc/"$4"/net/{udp,udp6}; do
+		[ "$1" = -t ] && f=${f/udp/tcp}
+		[ -r "$f" ] || continue
+		while read -r _ laddr _ st _; do
+			[ "${laddr##*:}" = "$hex" ] || continue
+			[ "$1" = -u ] || [ "$st" = 0A ] || continue
+			_ug_bound=$((_ug_bound + 1))
+		done <"$f"
+	done
+}
+# ug_wait_port PROTO NS PORT [PID [SECS [HAVE]]]: wait until more than HAVE
+# (default 0) sockets are bound (UDP, PROTO -u) or listening (TCP, -t) on
+# PORT in our namespace NS, at most SECS seconds (default 5).  With PID (the
+# receiver, or a process in its namespace) the count is read in its
+# /proc/PID/net (no fork; every 20 ms, else every 50 ms) and the wait ends
+# with 1 as soon as PID is gone.  The one port wait of the project.
+ug_wait_port() {
+	local proto=$1 ns=$2 port=$3 pid=${4:-} secs=${5:-5} have=${6:-0} i n step=0.05
+	n=$((secs * 20))
+	[ -z "$pid" ] || n=$((secs * 50)) step=0.02
+	for ((i = 0; i < n; i++)); do
+		_ug_port_count "$proto" "$ns" "$port" "$pid"
+		[ "$_ug_bound" -gt "$have" ] && return 0
+		if [ -n "$pid" ] && ! kill -0 "$pid" 2>/dev/null; then return 1; fi
+		ug_nap "$step"
 	done
 	return 1
 }
-ns_wait_udp_port() { ns_wait_port -u "$1" "$2"; }	# NS PORT
+ns_wait_port() { ug_wait_port "$1" "$2" "$3"; }		# PROTO NS PORT
+ns_wait_udp_port() { ug_wait_port -u "$1" "$2"; }	# NS PORT
+
+# ---- the send modes -----------------------------------------------------------
+# One table of udpgso_bench_tx's send modes for every script that runs them
+# (udpgso_bench.sh, modes.sh, bench_vs_upstream.sh, udpgso_ab.sh): NAME and
+# the arguments, where $S is the datagram (GSO: segment) size, $L the bytes
+# of one GSO send call and $B the sendmmsg batch.  An empty one leaves its
+# option out (the tool's default).
+UG_TX_MODES='
+sendto		-u -s $S
+send		-s $S
+sendmmsg	-m --batch $B -s $S
+gso-cmsg	-s $L -S $S
+gso-sockopt	-s $L -S $S --gso-mode sockopt
+sendmmsg-gso	-m --batch $B -s $L -S $S
+iov		--iov 4 -s $S
+zerocopy	-z -s $S
+zerocopy-gso	-z -s $L -S $S
+tcp		-t -s $L
+'
+# ug_tx_args MODE: the mode's tx arguments, with S, L and B from the
+# caller's variables (e.g. S=1200 L=12000 ug_tx_args gso-cmsg); 1 (and
+# nothing printed) for a mode not in the table
+ug_tx_args() {
+	local name args w v out=()
+	while read -r name args; do
+		[ "$name" = "$1" ] || continue
+		for w in $args; do
+			case "$w" in
+			'$'?)
+				v=${w#?} v=${!v:-}
+				if [ -n "$v" ]; then out+=("$v"); else unset "out[$((${#out[@]} - 1))]"; fi
+				;;
+			*) out+=("$w") ;;
+			esac
+		done
+		echo "${out[*]}"
+		return 0
+	done <<<"$UG_TX_MODES"
+	return 1
+}
+
+# ---- one transfer: receiver, port, sender, JSON ---------------------------------
+# The case engine of the scripts that run the tools against each other
+# (udpgso_bench.sh, the GRO scripts, modes.sh, bench_vs_upstream.sh, the
+# guest's kmod_guest.sh): start rx, wait for its port, run tx, end rx, then
+# merge the JSON summaries (ug_jmerge) and check them (ug_jcheck).
+#
+# ug_rx_start NS PROTO PORT OUT ERR CMD...: the receiver CMD (the tool with
+# all its arguments, e.g. under timeout) in our namespace NS in the
+# background, stdout to OUT, stderr to ERR; sets UG_RX_PID.  Returns 0 once
+# one more socket is bound to (TCP: listens on) PORT than before it
+# started, else 1 with the receiver killed (UG_PORT_SECS: how long, 5 s)
+ug_rx_start() {
+	local ns=$1 proto=$2 port=$3 out=$4 err=$5
+	shift 5
+	# sockets already there (a second receiver on a shared port)
+	_ug_port_count "$proto" "$ns" "$port" ""
+	local have=$_ug_bound
+	ip netns exec "$(ns_name "$ns")" "$@" >"$out" 2>"$err" &
+	UG_RX_PID=$!
+	ug_wait_port "$proto" "$ns" "$port" "$UG_RX_PID" "${UG_PORT_SECS:-5}" "$have" && return 0
+	kill "$UG_RX_PID" 2>/dev/null
+	wait "$UG_RX_PID" 2>/dev/null
+	return 1
+}
+# ug_tx_run NS OUT ERR CMD...: the sender CMD in our namespace NS, stdout to
+# OUT, stderr to ERR; returns its exit status
+ug_tx_run() {
+	local ns=$1 out=$2 err=$3
+	shift 3
+	ip netns exec "$(ns_name "$ns")" "$@" >"$out" 2>"$err"
+}
+# ug_rx_end [SIG [PID]]: end the receiver (PID, default UG_RX_PID): send SIG
+# first when given (INT: it prints its summary and exits 0), then wait for
+# it; returns its exit status
+ug_rx_end() {
+	local pid=${2:-$UG_RX_PID}
+	[ -z "${1:-}" ] || kill -"$1" "$pid" 2>/dev/null
+	wait "$pid"
+}
 
 # ug_wait_still QUIET TRIES CMD...: run CMD every 0.1 s until its output is
 # the same QUIET times in a row (counters that stopped moving), at most
@@ -205,57 +352,18 @@ ug_wait_still() {
 	return 1
 }
 
-# ---- JSON -------------------------------------------------------------------
+# ---- JSON (scripts/ugjson.py) -----------------------------------------------
 # ug_jget FILE PATH: print one value of a JSON file; PATH is dot-separated
 # keys (list indexes as numbers), e.g. ug_jget rx.json seq.loss.  Objects and
 # lists print as JSON, booleans as true/false.  Fails when PATH is absent.
-ug_jget() {
-	python3 - "$1" "$2" <<'PY'
-import json, sys
-v = json.load(open(sys.argv[1]))
-for k in sys.argv[2].split("."):
-    v = v[int(k)] if isinstance(v, list) else v[k]
-print(json.dumps(v) if isinstance(v, (dict, list, bool)) or v is None else v)
-PY
-}
+# (More PATHs: their values on one line, space separated; FILE - is stdin.)
+ug_jget() { python3 "$UG_TOP/scripts/ugjson.py" get "$@"; }
 
 # ug_jcheck FILE EXPR...: evaluate each Python expression over the JSON
 # object in FILE (keys as names, nested keys with dots: seq.loss == 0).
 # Prints "# check failed: EXPR (name=value ...)" for each false one and
 # returns 1 then, else 0.
-ug_jcheck() {
-	python3 - "$@" <<'PY'
-import json, re, sys
-class O(dict):
-    def __getattr__(self, k):
-        return self[k]
-try:
-    d = json.load(open(sys.argv[1]), object_hook=O)
-except (OSError, ValueError) as e:
-    print("# check failed: %s: no JSON summary (%s)" % (sys.argv[1], e))
-    sys.exit(1)
-rc = 0
-for e in sys.argv[2:]:
-    try:
-        ok = eval(e, {"__builtins__": {"abs": abs, "len": len, "min": min,
-                                        "max": max, "sum": sum}}, d)
-    except Exception as x:
-        ok, why = False, repr(x)
-    else:
-        why = ""
-    if ok:
-        continue
-    rc = 1
-    vals = []
-    for name in sorted(set(re.findall(r"[A-Za-z_][A-Za-z_0-9]*(?:\.[A-Za-z_][A-Za-z_0-9]*)*", e))):
-        v = d
-        try:
-            for k in name.split("."):
-                v = v[k]
-        except (KeyError, TypeError):
-            continue
-        vals.append("%s=%s" % (name, json.dumps(v)))
-    print("# check failed: %s (%s)%s" % (e, " ".join(vals), " " + why if why else ""))
-sys.exit(rc)
-PY
-}
+ug_jcheck() { python3 "$UG_TOP/scripts/ugjson.py" check "$@"; }
+
+# ug_jmerge KEY=FILE...: one JSON object {KEY: FILE's object, ...} on stdout
+ug_jmerge() { python3 "$UG_TOP/scripts/ugjson.py" merge "$@"; }

@@ -478,6 +478,145 @@ def warmup_runs(d, conf):
     return out
 
 
+def cost_label_of(conf):
+    if conf.get("cost_unit", "cpu_s") == "cycles":
+        return "cycles (perf stat -a, all CPUs)"
+    return "CPU-seconds busy on all CPUs (/proc/stat user+nice+system+irq+softirq)"
+
+
+def make_plots(d, conf, configs, ab, settings, opts, cost_label, notes):
+    """the plots (when run.conf asks for them); a reason they could not be
+    made goes to NOTES"""
+    if conf.get("plots") != "1":
+        return []
+    title = "%s on %s, %s" % (conf["label"], conf["host"], conf["kernel"])
+    made, why = plots(d, configs, settings, {s: conf.get("spec_" + s, "") for s in settings},
+                      title, cost_label)
+    if why:
+        notes.append(why)
+        return made
+    return made + ab_plots.plots(d, configs, ab, settings, title, opts)
+
+
+def wall_time(d, conf):
+    """the wall time ends when the report is first written (recorded in
+    run.conf then, so that writing it again from raw/ keeps it)"""
+    if "t_done" not in conf:
+        conf["t_done"] = "%.6f" % time.time()
+        with open(os.path.join(d, "run.conf"), "a") as f:
+            f.write("t_done=%s\n" % conf["t_done"])
+    return float(conf["t_done"]) - float(conf["t_start"])
+
+
+def overhead(slices):
+    """where the overhead went, from each run's phase times: before tx, tx
+    start and exit, after tx, between runs"""
+    pre = post = extra = between = 0.0
+    prev_end = None
+    for r in slices:
+        t = r["times"]
+        if not all(k in t for k in ("start", "bound", "tx_done", "end")):
+            continue
+        pre += t["bound"] - t["start"]
+        post += t["end"] - t["tx_done"]
+        extra += (t["tx_done"] - t["bound"]) - r.get("duration_s", 0)
+        if prev_end is not None:
+            between += t["start"] - prev_end
+        prev_end = t["end"]
+    return pre, extra, post, between
+
+
+def timing_of(runs, warm, wall):
+    slices = sorted(runs + warm, key=lambda r: r["index"])
+    measured = sum(r.get("duration_s", 0) for r in slices)
+    pre, extra, post, between = overhead(slices)
+    return {"wall_s": round(wall, 3), "measured_s": round(measured, 3),
+            "overhead_s": round(wall - measured, 3),
+            "overhead_fraction": round((wall - measured) / wall, 4) if wall else None,
+            "runs": len(runs), "warmup_runs": len(warm),
+            "breakdown_s": {
+                "before_tx": round(pre, 3),
+                "tx_start_and_exit": round(extra, 3),
+                "after_tx": round(post, 3),
+                "between_runs": round(between, 3),
+                "setup_restore_report": round(wall - measured - pre - post - extra - between, 3)},
+            "definition": "measured = sum of tx duration_s (traffic flowing); overhead = "
+                          "everything else: setup, rx start, counter reads, ethtool, restore, "
+                          "report and plots"}
+
+
+def interval_info(conf, opts, ab):
+    """how the intervals were made and how far they got"""
+    widths = sorted(a["ci"][opts["metric"]]["half_pct"] for a in ab
+                    if a["ci"][opts["metric"]].get("half_pct") is not None)
+    return {"method": "paired t-interval on ln(A/B) per repetition pair, "
+                      "exp(mean +- t*sd/sqrt(n))",
+            "level": opts["level"], "target_pct": opts["width"],
+            "metric": opts["metric"], "min_pairs": opts["min_pairs"],
+            "max_reps": opts["max_reps"],
+            "budget_s": float(conf["budget"]) if conf.get("budget") else None,
+            "stop": conf.get("stop") or None,
+            "half_pct_all": [round(w, 3) for w in widths],
+            "half_pct_median": ab_stats.median(widths),
+            "reached": sum(1 for a in ab if a.get("target_reached")),
+            "outlier_rule": "modified z-score of ln(A/B) > %.1f (n >= %d, at most "
+                            "%d%% of pairs)" % (ab_stats.OUTLIER_Z,
+                                                ab_stats.OUTLIER_MIN_N,
+                                                100 * ab_stats.OUTLIER_MAX_SHARE),
+            "disturbed_rule": "steal > %.0f%% of a slice's CPU time (either side "
+                              "of a pair)" % (100 * ab_stats.STEAL_MAX),
+            "mde": "the smallest true difference whose interval would exclude 1.0 "
+                   "with %.0f%% probability: (t_level + t_power) * sd/sqrt(n)"
+                   % (100 * ab_stats.POWER)}
+
+
+def units(cost_label):
+    return {"MBps": "2^20 bytes/s", "Mpps": "10^6 datagrams/s",
+            "cost_per_GiB": cost_label + " per 2^30 bytes received",
+            "cost_per_Mdgram": cost_label + " per 10^6 datagrams received",
+            "cpu_*_s": "CPU-seconds from /proc/stat over the tx window, all CPUs",
+            "cpu_proc_s": "tx+rx process user+sys (getrusage)",
+            "proc_cpu_s_per_GiB": "cpu_proc_s per 2^30 bytes received",
+            "cpu_idle_fraction": "idle share of all CPUs over the tx window"}
+
+
+def run_doc(conf, settings, command, cost_label):
+    """what results.json says about the run itself"""
+    return {
+        "schema": SCHEMA, "tool": "udpgso_ab", "label": conf["label"],
+        "preset": conf.get("preset") or None, "command": command,
+        "host": conf["host"], "kernel": conf["kernel"], "cpu": conf["cpu"],
+        "ncpus": int(conf["ncpus"]), "topology": conf["topology"],
+        "dev_tx": conf["dev_tx"], "dev_rx": conf["dev_rx"],
+        "settings": {s: conf.get("spec_" + s, "") for s in settings},
+        "reps": int(conf["reps"]), "secs": int(conf["secs"]), "size": int(conf["size"]),
+        "segs": int(conf["segs"]),
+        "counters_source": conf.get("counters_source") or None,
+        "cost_unit": conf.get("cost_unit", "cpu_s"), "cost_label": cost_label,
+        "perf_events": conf.get("perf_events") or None,
+        "units": units(cost_label)}
+
+
+CSV_COLS = ["index", "config", "tx_mode", "rx_mode", "setting", "rep", "status", "duration_s",
+            "tx_bytes", "tx_datagrams", "tx_calls", "tx_MBps", "rx_bytes", "rx_datagrams",
+            "rx_reads", "rx_MBps", "rx_Mpps", "rx_datagrams_per_read", "lost", "loss_pct",
+            "cpu_busy_s", "cpu_softirq_s", "cpu_proc_s", "cost", "cost_per_GiB",
+            "cost_per_Mdgram", "contradictions", "error", "raw_log"]
+
+
+def write_results(d, res, runs):
+    with open(os.path.join(d, "results.json"), "w") as f:
+        json.dump(res, f, indent=1, sort_keys=False)
+        f.write("\n")
+    with open(os.path.join(d, "results.csv"), "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(CSV_COLS)
+        for r in runs:
+            row = dict(r)
+            row["contradictions"] = "; ".join(r["contradictions"])
+            w.writerow([row.get(c, "") for c in CSV_COLS])
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description="results.json, results.csv, summary.md and "
                                  "plots of an A/B run, from its raw logs")
@@ -494,110 +633,23 @@ def main(argv=None):
     warm = warmup_runs(d, conf)
     opts = ci_opts(conf)
     configs, ab = aggregate(runs, settings, opts)
-    cost_unit = conf.get("cost_unit", "cpu_s")
-    if cost_unit == "cycles":
-        cost_label = "cycles (perf stat -a, all CPUs)"
-    else:
-        cost_label = "CPU-seconds busy on all CPUs (/proc/stat user+nice+system+irq+softirq)"
+    cost_label = cost_label_of(conf)
     notes = list(conf["notes"])
-    made, why = ([], None)
-    if conf.get("plots") == "1":
-        made, why = plots(d, configs, settings,
-                          {s: conf.get("spec_" + s, "") for s in settings},
-                          "%s on %s, %s" % (conf["label"], conf["host"], conf["kernel"]),
-                          cost_label)
-        if why:
-            notes.append(why)
-        else:
-            made += ab_plots.plots(d, configs, ab, settings,
-                                   "%s on %s, %s" % (conf["label"], conf["host"],
-                                                     conf["kernel"]), opts)
+    made = make_plots(d, conf, configs, ab, settings, opts, cost_label, notes)
     qsum = ab_queues.summarize(runs)
-    if conf.get("plots") == "1" and not why:
+    if conf.get("plots") == "1" and made:
         made += ab_queues.plot(d, qsum, "where the work went: %s on %s, %s" % (
             conf["label"], conf["host"], conf["kernel"]))
     with open(os.path.join(d, "command")) as f:
         command = f.read().strip()
-    # the wall time ends when the report is first written (recorded in
-    # run.conf then, so that writing it again from raw/ keeps it)
-    if "t_done" not in conf:
-        conf["t_done"] = "%.6f" % time.time()
-        with open(os.path.join(d, "run.conf"), "a") as f:
-            f.write("t_done=%s\n" % conf["t_done"])
-    wall = float(conf["t_done"]) - float(conf["t_start"])
-    slices = sorted(runs + warm, key=lambda r: r["index"])
-    measured = sum(r.get("duration_s", 0) for r in slices)
-    # where the overhead went, from each run's phase times
-    pre = post = extra = between = 0.0
-    prev_end = None
-    for r in slices:
-        t = r["times"]
-        if not all(k in t for k in ("start", "bound", "tx_done", "end")):
-            continue
-        pre += t["bound"] - t["start"]
-        post += t["end"] - t["tx_done"]
-        extra += (t["tx_done"] - t["bound"]) - r.get("duration_s", 0)
-        if prev_end is not None:
-            between += t["start"] - prev_end
-        prev_end = t["end"]
-    timing = {"wall_s": round(wall, 3), "measured_s": round(measured, 3),
-              "overhead_s": round(wall - measured, 3),
-              "overhead_fraction": round((wall - measured) / wall, 4) if wall else None,
-              "runs": len(runs), "warmup_runs": len(warm),
-              "breakdown_s": {
-                  "before_tx": round(pre, 3),
-                  "tx_start_and_exit": round(extra, 3),
-                  "after_tx": round(post, 3),
-                  "between_runs": round(between, 3),
-                  "setup_restore_report": round(wall - measured - pre - post - extra - between, 3)},
-              "definition": "measured = sum of tx duration_s (traffic flowing); overhead = "
-                            "everything else: setup, rx start, counter reads, ethtool, restore, "
-                            "report and plots"}
-    widths = sorted(a["ci"][opts["metric"]]["half_pct"] for a in ab
-                    if a["ci"][opts["metric"]].get("half_pct") is not None)
-    res = {
-        "schema": SCHEMA, "tool": "udpgso_ab", "label": conf["label"],
-        "preset": conf.get("preset") or None, "command": command,
-        "host": conf["host"], "kernel": conf["kernel"], "cpu": conf["cpu"],
-        "ncpus": int(conf["ncpus"]), "topology": conf["topology"],
-        "dev_tx": conf["dev_tx"], "dev_rx": conf["dev_rx"],
-        "settings": {s: conf.get("spec_" + s, "") for s in settings},
-        "reps": int(conf["reps"]), "secs": int(conf["secs"]), "size": int(conf["size"]),
-        "segs": int(conf["segs"]),
-        "counters_source": conf.get("counters_source") or None,
-        "cost_unit": cost_unit, "cost_label": cost_label,
-        "perf_events": conf.get("perf_events") or None,
-        "units": {"MBps": "2^20 bytes/s", "Mpps": "10^6 datagrams/s",
-                  "cost_per_GiB": cost_label + " per 2^30 bytes received",
-                  "cost_per_Mdgram": cost_label + " per 10^6 datagrams received",
-                  "cpu_*_s": "CPU-seconds from /proc/stat over the tx window, all CPUs",
-                  "cpu_proc_s": "tx+rx process user+sys (getrusage)",
-                  "proc_cpu_s_per_GiB": "cpu_proc_s per 2^30 bytes received",
-                  "cpu_idle_fraction": "idle share of all CPUs over the tx window"},
-        "interval": {"method": "paired t-interval on ln(A/B) per repetition pair, "
-                               "exp(mean +- t*sd/sqrt(n))",
-                     "level": opts["level"], "target_pct": opts["width"],
-                     "metric": opts["metric"], "min_pairs": opts["min_pairs"],
-                     "max_reps": opts["max_reps"],
-                     "budget_s": float(conf["budget"]) if conf.get("budget") else None,
-                     "stop": conf.get("stop") or None,
-                     "half_pct_all": [round(w, 3) for w in widths],
-                     "half_pct_median": ab_stats.median(widths),
-                     "reached": sum(1 for a in ab if a.get("target_reached")),
-                     "outlier_rule": "modified z-score of ln(A/B) > %.1f (n >= %d, at most "
-                                     "%d%% of pairs)" % (ab_stats.OUTLIER_Z,
-                                                         ab_stats.OUTLIER_MIN_N,
-                                                         100 * ab_stats.OUTLIER_MAX_SHARE),
-                     "disturbed_rule": "steal > %.0f%% of a slice's CPU time (either side "
-                                       "of a pair)" % (100 * ab_stats.STEAL_MAX),
-                     "mde": "the smallest true difference whose interval would exclude 1.0 "
-                            "with %.0f%% probability: (t_level + t_power) * sd/sqrt(n)"
-                            % (100 * ab_stats.POWER)},
+    res = run_doc(conf, settings, command, cost_label)
+    res.update({
+        "interval": interval_info(conf, opts, ab),
         "rate": rate_info(conf),
         "loadavg": ({"start": conf["loadavg_start"], "end": conf.get("loadavg_end")}
                     if conf.get("loadavg_start") else None),
         "pin": {"tx_cpu": conf.get("tx_cpu") or None, "rx_cpu": conf.get("rx_cpu") or None},
-        "notes": notes, "timing": timing, "plots": made,
+        "notes": notes, "timing": timing_of(runs, warm, wall_time(d, conf)), "plots": made,
         "configs": configs, "ab": ab, "runs": runs, "queues": qsum,
         "flows": int(conf.get("flows") or 1),
         "device_options": {k: conf.get(k) or None for k in
@@ -607,22 +659,8 @@ def main(argv=None):
                         "channels", "irq_cpus", "rps", "xps", "flow_hash")},
         "warmup": [{k: r.get(k) for k in ("index", "tx_mode", "rx_mode", "setting", "status",
                                           "rx_MBps", "loss_pct", "raw_log")} for r in warm],
-    }
-    with open(os.path.join(d, "results.json"), "w") as f:
-        json.dump(res, f, indent=1, sort_keys=False)
-        f.write("\n")
-    cols = ["index", "config", "tx_mode", "rx_mode", "setting", "rep", "status", "duration_s",
-            "tx_bytes", "tx_datagrams", "tx_calls", "tx_MBps", "rx_bytes", "rx_datagrams",
-            "rx_reads", "rx_MBps", "rx_Mpps", "rx_datagrams_per_read", "lost", "loss_pct",
-            "cpu_busy_s", "cpu_softirq_s", "cpu_proc_s", "cost", "cost_per_GiB",
-            "cost_per_Mdgram", "contradictions", "error", "raw_log"]
-    with open(os.path.join(d, "results.csv"), "w", newline="") as f:
-        w = csv.writer(f)
-        w.writerow(cols)
-        for r in runs:
-            row = dict(r)
-            row["contradictions"] = "; ".join(r["contradictions"])
-            w.writerow([row.get(c, "") for c in cols])
+    })
+    write_results(d, res, runs)
     write_summary(d, res)
 
 

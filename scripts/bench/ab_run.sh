@@ -170,26 +170,15 @@ read_stat() {	# VAR: the aggregate cpu line of /proc/stat, no fork
 }
 
 # wait_port PROTO(-u|-t) PORT PID: bound/listening on the receiving side
+# (here: lib.sh's port wait in the receiver's own /proc view, no fork)
 wait_port() {
-	local i hex line proto=udp
-	[ "$1" = -t ] && proto=tcp
-	printf -v hex ':%04X ' "$2"
-	for ((i = 0; i < 250; i++)); do
-		if [ "$rtype" = ssh ]; then
-			# the peer's agent polls there: one request, no new session
-			[ "$(agent_call rx "waitport $1 $2")" = ok ] && return 0
-			R ss -Hln "$1" "sport = :$2" </dev/null 2>/dev/null | grep -q . && return 0
-			return 1
-		elif [ -r "/proc/$3/net/$proto" ]; then
-			# the receiver's own view of its namespace: no fork
-			while read -r line; do
-				case "$line" in *"$hex"*) return 0 ;; esac
-			done <"/proc/$3/net/$proto"
-		fi
-		kill -0 "$3" 2>/dev/null || return 1
-		nap 0.02
-	done
-	return 1
+	if [ "$rtype" = ssh ]; then
+		# the peer's agent polls there: one request, no new session
+		[ "$(agent_call rx "waitport $1 $2")" = ok ] && return 0
+		R ss -Hln "$1" "sport = :$2" </dev/null 2>/dev/null | grep -q . && return 0
+		return 1
+	fi
+	ug_wait_port "$1" "" "$2" "$3"
 }
 
 # rx_drained PORT PID: its socket's receive queue stayed empty for 20 ms

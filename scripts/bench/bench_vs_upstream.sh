@@ -6,7 +6,7 @@
 # run.  A benchmark, not a test: it asserts nothing about speed.
 #
 #   scripts/bench/bench_vs_upstream.sh [-l SECS] [-r REPS] [-o DIR] [-f 4|6|46]
-#                                [-k TARBALL] [-M REGEX] [-n] | -T DIR
+#                                [-k TARBALL] [-M REGEX] [-n] [-B TX] | -T DIR
 #
 #   -l SECS     length of each run (default 3)
 #   -r REPS     runs per tool and mode (default 5)
@@ -16,6 +16,9 @@
 #   -k TARBALL  linux-source tarball (default /usr/src/linux-source-6.1.tar.xz)
 #   -M REGEX    only the modes whose name matches (grep -E), e.g. 'S 0$'
 #   -n          do not pin (default: receiver on CPU 0, sender on CPU 1)
+#   -B TX       compare with this udpgso_bench_tx (another build of ours, e.g.
+#               an older commit's; "base" in the table) instead of upstream's
+#               sender, in every mode, same command lines
 #   -T DIR      no runs: write DIR/table.txt again from DIR/runs.csv
 #
 # Upstream's udpgso_bench_{tx,rx}.c are extracted to a temporary directory
@@ -33,10 +36,10 @@
 set -u
 . "$(dirname "$0")/../lib.sh"
 
-secs=3 reps=5 out= fams=46 pin=1 only= table_only=
+secs=3 reps=5 out= fams=46 pin=1 only= table_only= base=
 tarball=/usr/src/linux-source-6.1.tar.xz
 [ "${1:-}" = --help ] && { ug_help; exit 0; }
-while getopts ":hl:r:o:f:k:M:T:n" o; do
+while getopts ":hl:r:o:f:k:M:T:nB:" o; do
 	case $o in
 	h) ug_help; exit 0 ;;
 	l) secs=$OPTARG ;;
@@ -47,101 +50,18 @@ while getopts ":hl:r:o:f:k:M:T:n" o; do
 	M) only=$OPTARG ;;
 	T) table_only=$OPTARG ;;
 	n) pin=0 ;;
+	B) base=$OPTARG ;;
 	:) ug_die "-$OPTARG: needs a value (-h: usage)" ;;
-	*) ug_die "-$OPTARG: unknown option, allowed [-l SECS] [-r REPS] [-o DIR] [-f 4|6|46] [-k TARBALL] [-M REGEX] [-T DIR] [-n]" ;;
+	*) ug_die "-$OPTARG: unknown option, allowed [-l SECS] [-r REPS] [-o DIR] [-f 4|6|46] [-k TARBALL] [-M REGEX] [-T DIR] [-n] [-B TX]" ;;
 	esac
 done
 shift $((OPTIND - 1))
 [ $# -eq 0 ] || ug_die "unexpected argument '$1'"
 # ---- the table -----------------------------------------------------------------
-# the table from runs.csv: medians per tool, their ratio, and the median of
-# the per-repetition ratios (ours and upstream's runs of one repetition are
-# neighbours in time, so they share the machine's load)
+# the table from runs.csv (scripts/bench/vs_upstream_table.py)
 make_table() {	# DIR REPS SECS
-	python3 - "$1/runs.csv" "$2" "$3" >"$1/table.txt" <<'EOF'
-import csv, statistics, sys
-rows = list(csv.DictReader(open(sys.argv[1])))
-secs = float(sys.argv[3])
-for r in rows:
-    # MB sent per CPU second of the sender (user + sys)
-    ok = r['rc'] == '0' and r['tx_MBps'] != '-' and float(r['tx_cpu_s'] or 0) > 0
-    r['eff'] = '%.1f' % (float(r['tx_MBps']) * secs / float(r['tx_cpu_s'])) if ok else '-'
-def vals(mode, fam, tool, key):
-    return {r['rep']: float(r[key]) for r in rows if r['mode'] == mode and r['family'] == fam
-            and r['tool'] == tool and r[key] != '-' and r['rc'] == '0'}
-def med(mode, fam, tool, key):
-    v = list(vals(mode, fam, tool, key).values())
-    return (statistics.median(v), len(v)) if v else (None, 0)
-def ratios(mode, fam, key):
-    a, b = vals(mode, fam, 'ours', key), vals(mode, fam, 'upstream', key)
-    return [a[k] / b[k] for k in a if k in b and b[k] > 0]
-def paired(mode, fam, key):
-    q = ratios(mode, fam, key)
-    return '%.2fx' % statistics.median(q) if q else '-'
-def spread(mode, fam, key):
-    # the per-repetition ratios' range, and how many of them favour ours
-    q = ratios(mode, fam, key)
-    if not q:
-        return '-', '-'
-    return ('%.2f-%.2f' % (min(q), max(q)), '%d/%d' % (sum(x > 1 for x in q), len(q)))
-def f(x):
-    return '-' if x is None else '%.0f' % x
-def ratio(a, b):
-    return '-' if a is None or not b else '%.2fx' % (a / b)
-modes = list(dict.fromkeys(r['mode'] for r in rows))
-fams = list(dict.fromkeys(r['family'] for r in rows))
-both = [m for m in modes if any(r['mode'] == m and r['tool'] == 'upstream' for r in rows)]
-# beyond upstream's udpgso_bench.sh: sendmmsg + GSO, a GRO receiver
-beyond = [m for m in modes if '-m -S' in m or 'rx -G' in m]
-print('Medians of %s runs of %ss (n = runs that exited 0, ours/upstream).' % (sys.argv[2], sys.argv[3]))
-print("tx: the sender's MB/s (2^20 B/s, its per-second lines); rx: MB/s delivered to")
-print("upstream's udpgso_bench_rx; /cpu: MB sent per CPU second (user+sys) of the sender.")
-print('ratio: of the medians; paired: median of the per-repetition ratios (ours/upstream')
-print('tx runs next to each other in time), their range, and in how many ours was faster.')
-print()
-hdr = '%-16s %-4s %7s %7s %6s %6s %11s %5s  %7s %7s %6s  %7s %7s %6s %6s  %s' % (
-    'mode', 'fam', 'ours tx', 'up tx', 'ratio', 'paired', 'range', 'ours>',
-    'ours rx', 'up rx', 'ratio', 'ours/cpu', 'up/cpu', 'ratio', 'paired', 'n')
-print(hdr)
-print('-' * len(hdr))
-best = {}
-for fam in fams:
-    for m in both:
-        ot, on = med(m, fam, 'ours', 'tx_MBps')
-        ut, un = med(m, fam, 'upstream', 'tx_MBps')
-        orx, _ = med(m, fam, 'ours', 'rx_MBps')
-        urx, _ = med(m, fam, 'upstream', 'rx_MBps')
-        oe, _ = med(m, fam, 'ours', 'eff')
-        ue, _ = med(m, fam, 'upstream', 'eff')
-        rng, wins = spread(m, fam, 'tx_MBps')
-        print('%-16s %-4s %7s %7s %6s %6s %11s %5s  %7s %7s %6s  %8s %7s %6s %6s  %d/%d' % (
-            m, fam.replace('ipv', 'v'), f(ot), f(ut), ratio(ot, ut), paired(m, fam, 'tx_MBps'),
-            rng, wins, f(orx), f(urx), ratio(orx, urx), f(oe), f(ue), ratio(oe, ue),
-            paired(m, fam, 'eff'), on, un))
-        if ut is not None and m.startswith('udp') and m not in beyond:
-            if fam not in best or ut > best[fam][1]:
-                best[fam] = (m, ut, ue)
-if beyond:
-    print()
-    print("Beyond upstream's udpgso_bench.sh (sendmmsg + GSO; a UDP_GRO receiver), ours,")
-    print("against upstream's best udpgso_bench.sh UDP mode (fastest upstream tx of: udp,")
-    print("udp -m, udp -S 0, udp -S 0 -z; same family)")
-    print()
-    hdr = '%-20s %-4s %7s %7s %8s  %-16s %7s %8s %6s %6s' % (
-        'mode', 'fam', 'ours tx', 'ours rx', 'ours/cpu', 'upstream best', 'up tx', 'up/cpu',
-        'tx', '/cpu')
-    print(hdr)
-    print('-' * len(hdr))
-    for fam in fams:
-        for m in beyond:
-            ot, on = med(m, fam, 'ours', 'tx_MBps')
-            orx, _ = med(m, fam, 'ours', 'rx_MBps')
-            oe, _ = med(m, fam, 'ours', 'eff')
-            bm, bv, be = best.get(fam, ('-', None, None))
-            print('%-20s %-4s %7s %7s %8s  %-16s %7s %8s %6s %6s' % (
-                m, fam.replace('ipv', 'v'), f(ot), f(orx), f(oe), bm, f(bv), f(be),
-                ratio(ot, bv), ratio(oe, be)))
-EOF
+	python3 "$UG_TOP/scripts/bench/vs_upstream_table.py" "$1/runs.csv" "$2" "$3" \
+		>"$1/table.txt"
 }
 # -T DIR: the table again from DIR/runs.csv, -l and -r from DIR/cmdline.txt
 if [ -n "$table_only" ]; then
@@ -165,6 +85,7 @@ why=$(ug_need_root) || ug_die "$why"
 why=$(ug_need_cmd ip ss tar xz gcc taskset python3) || ug_die "$why"
 OURS=$UDPGSO_BIN/udpgso_bench_tx
 [ -x "$OURS" ] || ug_die "$OURS: not built (run make)"
+[ -z "$base" ] || [ -x "$base" ] || ug_die "-B $base: not an executable"
 if [ -z "$out" ]; then
 	out=$UG_TOP/results/bench-vs-upstream-$(date -u +%Y%m%d-%H%M)
 fi
@@ -173,7 +94,7 @@ mkdir -p "$out/raw" || ug_die "-o $out: cannot create"
 TIMEFORMAT='%U %S'
 ug_trap_install
 tmp=$(mktemp -d)
-defer "rm -rf '$tmp'"
+defer rm -rf "$tmp"
 
 # ---- upstream's tools, built in a temporary directory -------------------------
 top=$(basename "$tarball" .tar.xz)
@@ -190,18 +111,26 @@ for t in tx rx; do
 		ug_die "cannot build upstream's udpgso_bench_$t.c"
 done
 UTX=$tmp/up_tx URX=$tmp/up_rx
+other=upstream
+if [ -n "$base" ]; then
+	UTX=$base other=base
+fi
 
-# ---- modes: NAME|TX ARGS|RX ARGS|WHO (both: ours and upstream; ours: ours only)
+# ---- modes: NAME|TX MODE [S]|RX ARGS|WHO (both: ours and upstream; ours: ours
+# only).  TX MODE is one of lib.sh's table, with upstream's defaults: no -s,
+# no --batch, -S only where given
 MODES=(
-	"udp||-|both"
-	"udp -m|-m|-|both"
-	"udp -S 0|-S 0|-|both"
-	"udp -S 0 -z|-S 0 -z|-|both"
-	"tcp|-t|-t|both"
-	"udp -S 0, rx -G|-S 0|-G|both"
-	"udp -m -S 0|-m -S 0|-|ours"
-	"udp -m -S 0, rx -G|-m -S 0|-G|ours"
+	"udp|send|-|both"
+	"udp -m|sendmmsg|-|both"
+	"udp -S 0|gso-cmsg 0|-|both"
+	"udp -S 0 -z|zerocopy-gso 0|-|both"
+	"tcp|tcp|-t|both"
+	"udp -S 0, rx -G|gso-cmsg 0|-G|both"
+	"udp -m -S 0|sendmmsg-gso 0|-|ours"
+	"udp -m -S 0, rx -G|sendmmsg-gso 0|-G|ours"
 )
+# another build of ours has every mode
+[ -z "$base" ] || MODES=("${MODES[@]/%|ours/|both}")
 if [ -n "$only" ]; then
 	sel=()
 	for m in "${MODES[@]}"; do
@@ -217,8 +146,9 @@ if [ "$pin" -eq 1 ]; then rx_pin="taskset -c 0" tx_pin="taskset -c 1"; else rx_p
 	echo "# $(date -u '+%Y-%m-%d %H:%M:%S UTC') $(uname -r) $(nproc) CPUs"
 	echo "cd $UG_TOP && UDPGSO_BIN=$UDPGSO_BIN scripts/bench/bench_vs_upstream.sh" \
 		"-l $secs -r $reps -f $fams -k $tarball -o $out$([ "$pin" -eq 1 ] || echo ' -n')" \
-		"${only:+-M '$only'}"
+		"${only:+-M '$only'}${base:+ -B $base}"
 	echo "# ours: $OURS ($(git -C "$UG_TOP" describe --always --dirty 2>/dev/null || echo '?'))"
+	[ -z "$base" ] || echo "# base: $base"
 	echo "# upstream: $src/udpgso_bench_{tx,rx}.c, gcc $UCFLAGS ($(gcc -dumpfullversion))"
 	echo "# receiver: upstream's udpgso_bench_rx for both senders${rx_pin:+, pinned CPU 0; sender CPU 1}"
 } >"$out/cmdline.txt"
@@ -233,26 +163,25 @@ mean_mbps() {	# LOG DIR(tx|rx)
 nrun=0
 run_one() {	# MODE_INDEX FAMILY TOOL REP
 	local spec=${MODES[$1]} fam=$2 tool=$3 rep=$4 name txa rxa tx ns
-	local tag rxpid rc fa proto
+	local tag rc fa proto tm ts
 	IFS='|' read -r name txa rxa _ <<<"$spec"
 	[ "$rxa" = - ] && rxa=
+	read -r tm ts <<<"$txa"
+	txa=$(S=$ts L= B= ug_tx_args "$tm")
 	nrun=$((nrun + 1))
 	ns=b$nrun
 	tag=$(printf '%s-ipv%s-%s-%d' "$name" "$fam" "$tool" "$rep" | tr -c 'A-Za-z0-9.\n-' '_')
 	if [ "$fam" = 4 ]; then fa="-4 -D 127.0.0.1"; else fa="-6 -D ::1"; fi
 	if [ "$tool" = ours ]; then tx=$OURS; else tx=$UTX; fi
+	[ "$tool" = ours ] || tool=$other
 	case $txa in *-t*) proto=-t ;; *) proto=-u ;; esac
 	ns_add "$ns" || ug_die "cannot create a network namespace"
-	# not through a function: $! must be the receiver itself (ip and
-	# taskset exec it), so that SIGINT, its way to stop, reaches it
+	# UG_RX_PID is the receiver itself (ip and taskset exec it), so that
+	# SIGINT, its way to stop, reaches it
 	# shellcheck disable=SC2086
-	ip netns exec "$(ns_name "$ns")" $rx_pin "$URX" -p "$port" $rxa \
-		2>"$out/raw/$tag.rx.log" &
-	rxpid=$!
-	if ! ns_wait_port "$proto" "$ns" "$port"; then
-		kill -INT "$rxpid" 2>/dev/null; wait "$rxpid"
+	ug_rx_start "$ns" "$proto" "$port" /dev/stdout "$out/raw/$tag.rx.log" \
+		$rx_pin "$URX" -p "$port" $rxa ||
 		ug_die "upstream's receiver did not bind port $port ($tag)"
-	fi
 	# (ip netns exec and taskset exec the sender: `time` sees its CPU)
 	# shellcheck disable=SC2086
 	{ time ns_exec "$ns" $tx_pin "$tx" -p "$port" -l "$secs" $fa $txa \
@@ -261,8 +190,7 @@ run_one() {	# MODE_INDEX FAMILY TOOL REP
 	cpu=$(awk '{ printf "%.3f", $1 + $2 }' "$tmp/time")
 	[ -s "$out/raw/$tag.tx.out" ] || rm -f "$out/raw/$tag.tx.out"
 	sleep 0.2	# the receiver's last per-second line
-	kill -INT "$rxpid" 2>/dev/null
-	wait "$rxpid" 2>/dev/null
+	ug_rx_end INT 2>/dev/null
 	ip netns del "$(ns_name "$ns")" 2>/dev/null
 	read -r txm txn <<<"$(mean_mbps "$out/raw/$tag.tx.log" tx)"
 	read -r rxm rxn <<<"$(mean_mbps "$out/raw/$tag.rx.log" rx)"

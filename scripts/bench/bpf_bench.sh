@@ -115,7 +115,7 @@ tx_round() {		# WORKLOAD MODE PORT
 	else
 		ip netns exec "$(ns_name l)" "${tx[@]}" >"$j" 2>/dev/null
 	fi
-	python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["MBps"])' "$j" 2>/dev/null ||
+	ug_jget "$j" MBps 2>/dev/null ||
 		echo error
 }
 
@@ -134,9 +134,7 @@ for w in gso-gro sendto; do
 	timeout $((rounds * 2 * (secs + 10) + 60)) ip netns exec "$(ns_name l)" "$RX" -4 \
 		-p "$port" $rxf >/dev/null 2>&1 &
 	rxpid=$!
-	bound=0
-	for ((i = 0; i < 6; i++)); do ns_wait_udp_port l "$port" && { bound=1; break; }; done
-	[ "$bound" = 1 ] || ug_die "receiver did not bind port $port"
+	ug_wait_port -u l "$port" "" 30 || ug_die "receiver did not bind port $port"
 	for ((i = 0; i < rounds; i++)); do
 		if ((i % 2)); then order="on off"; else order="off on"; fi
 		for mode in $order; do

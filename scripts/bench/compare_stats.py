@@ -73,6 +73,116 @@ def reps_for_level(level, limit=50):
     return None
 
 
+def mw_cdf(m, n, u):
+    """P(U <= u) under H0 (exact), U the Mann-Whitney statistic of sizes m, n."""
+    if u < 0:
+        return 0.0
+    counts = mw_null_counts(m, n)
+    return sum(counts[:u + 1]) / float(sum(counts))
+
+
+def min_pvalue(m, n):
+    """The smallest two-sided p-value m against n repetitions can give
+    (every difference on one side): 2 / C(m+n, m)."""
+    return min(1.0, 2.0 / math.comb(m + n, m))
+
+
+def reps_for_pvalue(alpha, limit=50):
+    """The fewest repetitions a side (equal sides) whose smallest p-value is
+    at most alpha, or None within limit."""
+    for n in range(1, limit + 1):
+        if min_pvalue(n, n) <= alpha:
+            return n
+    return None
+
+
+def bounds(threshold, scale):
+    """The change threshold on the scale of the pairwise differences:
+    (below, above) = (ln(1-t), ln(1+t)) for ratios, (-t, +t) raw."""
+    if scale == "ratio":
+        return math.log1p(-threshold), math.log1p(threshold)
+    return -threshold, threshold
+
+
+def side_pvalues(old, new, threshold, better, scale):
+    """Exact two-sided p-values (p_regression, p_improvement) of the shift
+    lying beyond the threshold on the bad / good side: the interval at
+    level 1 - alpha lies strictly beyond it (the rule of verdict()) exactly
+    when the p-value is at most alpha.  With u the pairwise differences
+    that fail to be beyond the threshold, p = 2 * P(U <= u)."""
+    if scale == "ratio":
+        old, new = [math.log(v) for v in old], [math.log(v) for v in new]
+    m, n = len(old), len(new)
+    d = [y - x for x in old for y in new]
+    below, above = bounds(threshold, scale)
+    u_down = sum(1 for v in d if v >= below)     # not strictly below -t
+    u_up = sum(1 for v in d if v <= above)       # not strictly above +t
+    p_down = min(1.0, 2 * mw_cdf(m, n, u_down))
+    p_up = min(1.0, 2 * mw_cdf(m, n, u_up))
+    if better == "higher":
+        return p_down, p_up
+    if better == "lower":
+        return p_up, p_down
+    raise ValueError("better must be higher or lower")
+
+
+def testable(min_ps, alpha):
+    """Tarone's rule: the indices of the cells that could reach a verdict at
+    the family-wise level, the smallest K for which at most K cells have a
+    smallest possible p-value of alpha / K or less.  Depends only on the
+    repetition counts, not on the values, so Holm's correction over these
+    cells keeps the family-wise error of the whole table within alpha
+    (the others never give a verdict)."""
+    for k in range(1, len(min_ps) + 1):
+        sel = [i for i, p in enumerate(min_ps) if p <= alpha / k]
+        if len(sel) <= k:
+            return sel
+    return []
+
+
+def holm_levels(pvals, alpha):
+    """Holm's step-down over pvals: per cell (rejected, alpha it was tested
+    at).  Sorted ascending, the j-th (from 0) is rejected when it and every
+    smaller one are at most alpha / (K - j); the cells after the first that
+    is not are tested at that cell's alpha and not rejected."""
+    k = len(pvals)
+    order = sorted(range(k), key=lambda i: pvals[i])
+    out = [None] * k
+    stopped = None
+    for j, i in enumerate(order):
+        a = alpha / (k - j)
+        if stopped is None and pvals[i] <= a:
+            out[i] = (True, a)
+            continue
+        if stopped is None:
+            stopped = a
+        out[i] = (False, stopped)
+    return out
+
+
+def family_verdicts(cells, level):
+    """The default of ab_compare.py: verdicts over a whole table with the
+    chance of any false verdict at most 1 - level.  cells: a list of
+    (old, new, threshold, better, scale).  Per cell a dict: verdict, alpha
+    (the per-cell alpha Holm's step tested it at; None when its repetitions
+    cannot give a verdict at all, Tarone's rule), p (min of the two side
+    p-values, None when not tested)."""
+    alpha = 1.0 - level
+    fam = testable([min_pvalue(len(c[0]), len(c[1])) for c in cells], alpha)
+    out = [{"verdict": "within noise", "alpha": None, "p": None} for _ in cells]
+    sides = []
+    for i in fam:
+        pr, pi = side_pvalues(*cells[i])
+        sides.append((pr, pi))
+        out[i]["p"] = min(pr, pi)
+    for i, (pr, pi), (rej, a) in zip(fam, sides, holm_levels([out[i]["p"] for i in fam],
+                                                               alpha)):
+        out[i]["alpha"] = a
+        if rej:
+            out[i]["verdict"] = "regression" if pr <= pi else "improvement"
+    return out
+
+
 def family_level(level, cells):
     """Bonferroni: the per-cell coverage that keeps the chance of any
     interval missing its true value, over cells intervals, within 1 - level."""

@@ -80,16 +80,15 @@ fi
 guest() {
 	local i mode mbps port=$((RANDOM % 20000 + 20000)) rxpid order
 	ug_trap_install
-	defer "rmmod udpgso_stats 2>/dev/null"
+	defer rmmod udpgso_stats
 	mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
 	rmmod udpgso_stats 2>/dev/null
 	ns_add l || ug_die "cannot create a netns"
 	timeout $((rounds * 2 * (secs + 10) + 60)) ip netns exec "$(ns_name l)" \
 		"$UDPGSO_BIN/udpgso_bench_rx" -4 -p "$port" >/dev/null 2>&1 &
 	rxpid=$!
-	defer "kill $rxpid"
-	for ((i = 0; i < 6; i++)); do ns_wait_udp_port l "$port" && break; done
-	((i < 6)) || ug_die "receiver did not bind port $port"
+	defer kill "$rxpid"
+	ug_wait_port -u l "$port" "" 30 || ug_die "receiver did not bind port $port"
 	echo "# kernel $(uname -r) ($(uname -v)), $(nproc) cpus, accel ${UG_VNG_ACCEL:-?}"
 	echo "# workload: udpgso_bench_tx -4 -D 127.0.0.1 -p $port -s 14000 -S 1400 -l $secs --json"
 	for ((i = 0; i < rounds; i++)); do
@@ -101,7 +100,7 @@ guest() {
 			fi
 			mbps=$(ns_exec l timeout $((secs + 30)) "$UDPGSO_BIN/udpgso_bench_tx" -4 \
 				-D 127.0.0.1 -p "$port" -s 14000 -S 1400 -l "$secs" --json 2>/dev/null |
-				python3 -c 'import json,sys; print(json.load(sys.stdin)["MBps"])' 2>/dev/null)
+				ug_jget - MBps 2>/dev/null)
 			if [ "$mode" = on ]; then
 				echo "# round $i: tx_gso_skbs $(awk '$1 == "tx_gso_skbs" { print $2 }' \
 					/sys/kernel/debug/udpgso_stats/counters)"
@@ -133,7 +132,7 @@ out=$(cd "$out" && pwd)
 
 work=$(mktemp -d /tmp/ugbench.XXXXXX)
 ug_trap_install
-defer "rm -rf '$work'"
+defer rm -rf "$work"
 make -s -C "$UG_TOP/kmod" KDIR="$hdr" BUILD="$work/build" >"$work/build.log" 2>&1 ||
 	{ cat "$work/build.log" >&2; ug_die "module build against $hdr failed"; }
 

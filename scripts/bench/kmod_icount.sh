@@ -70,57 +70,8 @@ summarize() {
 				$4, $6, $8, $10, i, tot[k + i + 1] - tot[k + i],
 				ker[k + i + 1] - ker[k + i]
 		} }' "$d/marks.log" "$d/windows.log" > "$d/raw.log"
-	python3 - "$d/raw.log" "$d/windows.log" <<-'EOF' | tee "$d/summary.txt"
-	import sys, statistics as st
-	drops = [l.split() for l in open(sys.argv[2]) if "receive buffer drops" in l]
-	if drops:
-	    last = drops[-1]
-	    print(f"receive buffer drops in the whole run: ns l {last[-3].rstrip(',')},"
-	          f" ns b {last[-1]} (0: every datagram sent was received)")
-	rows = [l.split() for l in open(sys.argv[1]) if l.startswith("round ")]
-	# (round, mode, work, n) -> instructions of each window
-	win, works = {}, []
-	for r in rows:
-	    win.setdefault((r[1], r[3], r[5], int(r[7])), []).append((int(r[11]), int(r[13])))
-	    if r[5] not in works:
-	        works.append(r[5])
-	rounds = sorted({k[0] for k in win}, key=int)
-	print("cost per send = (median I(2N) - median I(N)) / N in guest instructions, per round;"
-	      " spread = (max - min) / median over rounds")
-	for w in works:
-	    ns = sorted({k[3] for k in win if k[2] == w})
-	    if len(ns) < 2:
-	        continue
-	    n1, n2 = ns[0], ns[-1]
-	    per, byround = {}, {}
-	    for mode in ("off", "on"):
-	        vals, kv, wsp = [], [], []
-	        for rnd in rounds:
-	            a, b = win.get((rnd, mode, w, n1)), win.get((rnd, mode, w, n2))
-	            if not a or not b:
-	                continue
-	            vals.append((st.median(x[0] for x in b) - st.median(x[0] for x in a)) / (n2 - n1))
-	            byround[(rnd, mode)] = vals[-1]
-	            kv.append((st.median(x[1] for x in b) - st.median(x[1] for x in a)) / (n2 - n1))
-	            for ws in (a, b):
-	                t = [x[0] for x in ws]
-	                wsp.append((max(t) - min(t)) / st.median(t) * 100)
-	        if not vals:
-	            continue
-	        m = st.median(vals)
-	        per[mode] = m
-	        print(f"{w:9s} module {mode:3s}: {m:9.1f} insns/send (kernel {st.median(kv):9.1f}),"
-	              f" spread {(max(vals) - min(vals)) / m * 100:.2f}% over {len(vals)} rounds"
-	              f" [{' '.join(f'{v:.0f}' for v in vals)}]; windows of one run spread"
-	              f" <= {max(wsp):.2f}%")
-	    if "off" in per and "on" in per:
-	        off, on = per["off"], per["on"]
-	        d = [byround[(r, "on")] - byround[(r, "off")] for r in rounds
-	             if (r, "on") in byround and (r, "off") in byround]
-	        print(f"{w:9s} the module adds {on - off:.1f} insns/send = {(on / off - 1) * 100:.2f}%"
-	              f" (per round {min(d):.0f}..{max(d):.0f});"
-	              f" throughput with/without {off / on:.4f} if time follows instructions")
-	EOF
+	python3 "$UG_TOP/scripts/bench/kmod_icount_summary.py" "$d/raw.log" "$d/windows.log" |
+		tee "$d/summary.txt"
 }
 
 if [ -n "$sumdir" ]; then
@@ -133,7 +84,7 @@ guest() {
 	local r mode order w k=1 p_lo=31001 p_veth=31002 p_sendto=31003 cnt
 	local TX=$UDPGSO_BIN/udpgso_bench_tx RX=$UDPGSO_BIN/udpgso_bench_rx
 	ug_trap_install
-	defer "rmmod udpgso_stats 2>/dev/null"
+	defer rmmod udpgso_stats
 	mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
 	rmmod udpgso_stats 2>/dev/null
 	ns_add l && ns_add a && ns_add b && veth_pair a a0 b b0 || ug_die "netns/veth setup failed"
@@ -155,11 +106,11 @@ guest() {
 	# number of context switches in a window does not depend on wake-up
 	# timing)
 	ns_exec l chrt -i 0 "$RX" -4 -p "$p_lo" -G --rcvbuf 67108864 >/dev/null 2>&1 &
-	defer "kill $!"
+	defer kill "$!"
 	ns_exec b chrt -i 0 "$RX" -4 -p "$p_veth" -G --rcvbuf 67108864 >/dev/null 2>&1 &
-	defer "kill $!"
+	defer kill "$!"
 	ns_exec l chrt -i 0 "$RX" -4 -p "$p_sendto" --rcvbuf 67108864 >/dev/null 2>&1 &
-	defer "kill $!"
+	defer kill "$!"
 	ns_wait_udp_port l "$p_lo" && ns_wait_udp_port b "$p_veth" &&
 		ns_wait_udp_port l "$p_sendto" || ug_die "receivers did not bind"
 	echo "# kernel $(uname -r) ($(uname -v)), $(nproc) cpus"
@@ -225,7 +176,7 @@ out=$(cd "$out" && pwd)
 
 work=$(mktemp -d /tmp/ugicount.XXXXXX)
 ug_trap_install
-defer "rm -rf '$work'"
+defer rm -rf "$work"
 make -s -C "$UG_TOP/kmod" KDIR="$hdr" BUILD="$work/build" >"$work/build.log" 2>&1 ||
 	{ cat "$work/build.log" >&2; ug_die "module build against $hdr failed"; }
 cc=(gcc -O2 -Wall -Wextra -Werror)

@@ -42,7 +42,7 @@ if [ -n "$out" ]; then
 	log=$out
 else
 	log=$(mktemp -d)
-	defer "rm -rf '$log'"
+	defer rm -rf "$log"
 fi
 echo "$0 $*" >"$log/command"
 ns_add m
@@ -52,63 +52,45 @@ dst=127.0.0.1
 txcpu=0 rxcpu=0
 [ "$(nproc)" -ge 2 ] && rxcpu=1
 
-# name | tx arguments | rx arguments
+# name | tx mode of lib.sh's table, its S L B ("-": empty, the tool's
+# default; -S 0 is the MSS) | rx arguments
 modes=(
-	"sendto -> recv|-u -s 1472|--mode recv"
-	"send -> recvmmsg|-s 1472|--mode recvmmsg --batch 64"
-	"sendmmsg -> recvmmsg|-m --batch 64 -s 1472|--mode recvmmsg --batch 64"
-	"GSO cmsg -> recv|-S 0|--mode recv"
-	"GSO cmsg -> recvmmsg|-S 0|--mode recvmmsg --batch 64"
-	"GSO cmsg -> UDP_GRO|-S 0|-G"
-	"GSO sockopt -> UDP_GRO|-S 0 --gso-mode sockopt|-G"
-	"sendmmsg+GSO -> UDP_GRO|-m --batch 8 -S 0|-G --mode recvmmsg --batch 8"
-	"zerocopy GSO -> UDP_GRO|-z -S 0|-G"
-	"TCP -> TCP|-t|-t"
+	"sendto -> recv|sendto 1472 - -|--mode recv"
+	"send -> recvmmsg|send 1472 - -|--mode recvmmsg --batch 64"
+	"sendmmsg -> recvmmsg|sendmmsg 1472 - 64|--mode recvmmsg --batch 64"
+	"GSO cmsg -> recv|gso-cmsg 0 - -|--mode recv"
+	"GSO cmsg -> recvmmsg|gso-cmsg 0 - -|--mode recvmmsg --batch 64"
+	"GSO cmsg -> UDP_GRO|gso-cmsg 0 - -|-G"
+	"GSO sockopt -> UDP_GRO|gso-sockopt 0 - -|-G"
+	"sendmmsg+GSO -> UDP_GRO|sendmmsg-gso 0 - 8|-G --mode recvmmsg --batch 8"
+	"zerocopy GSO -> UDP_GRO|zerocopy-gso 0 - -|-G"
+	"TCP -> TCP|tcp - - -|-t"
 )
+# tx_args "MODE S L B": the arguments from lib.sh's table
+tx_args() {
+	local m s l b
+	read -r m s l b <<<"$1"
+	S=${s#-} L=${l#-} B=${b#-} ug_tx_args "$m"
+}
 port=9000 i=0
 for m in "${modes[@]}"; do
-	IFS='|' read -r name txa rxa <<<"$m"
+	IFS='|' read -r name txm rxa <<<"$m"
+	txa=$(tx_args "$txm")
 	i=$((i + 1)) port=$((port + 1))
 	printf '%s [%d/%d] %s\n' "$ug_prog" "$i" "${#modes[@]}" "$name" >&2
 	proto=-u
 	case " $rxa " in *" -t "*) proto=-t ;; esac
 	# shellcheck disable=SC2086
-	ip netns exec "$ns" "$RX" $fam -p "$port" --cpu "$rxcpu" --rcvbuf 4194304 $rxa --json \
-		>"$log/$i.rx.json" 2>"$log/$i.rx.log" &
-	rxpid=$!
-	ns_wait_port "$proto" m "$port" || ug_die "$name: rx did not bind port $port"
+	ug_rx_start m "$proto" "$port" "$log/$i.rx.json" "$log/$i.rx.log" \
+		"$RX" $fam -p "$port" --cpu "$rxcpu" --rcvbuf 4194304 $rxa --json ||
+		ug_die "$name: rx did not bind port $port"
 	rc=0
 	# shellcheck disable=SC2086
-	ip netns exec "$ns" "$TX" $fam -D "$dst" -p "$port" -C "$txcpu" -l "$secs" $txa --json \
-		>"$log/$i.tx.json" 2>"$log/$i.tx.log" || rc=$?
+	ug_tx_run m "$log/$i.tx.json" "$log/$i.tx.log" \
+		"$TX" $fam -D "$dst" -p "$port" -C "$txcpu" -l "$secs" $txa --json || rc=$?
 	sleep 0.2
-	kill -INT "$rxpid" 2>/dev/null || true
-	wait "$rxpid" || true
+	ug_rx_end INT || true
 	echo "$name|$rc|$txa|$rxa" >>"$log/index"
 done
 
-python3 - "$log" <<'PY'
-import json, os, sys
-d = sys.argv[1]
-rows = []
-for i, line in enumerate(open(os.path.join(d, "index")), 1):
-    name, rc, txa, rxa = line.rstrip("\n").split("|")
-    try:
-        tx = json.load(open(os.path.join(d, "%d.tx.json" % i)))
-        rx = json.load(open(os.path.join(d, "%d.rx.json" % i)))
-    except (OSError, ValueError):
-        rows.append((name, "failed (exit %s): see %d.tx.log" % (rc, i)))
-        continue
-    lost = tx["datagrams"] - rx["datagrams"] if tx["proto"] == "udp" else 0
-    rows.append((name, "%8.0f %8.0f %7.3f %6.1f %6.2f %6.2f %6.2f%%" % (
-        tx["MBps"], rx["MBps"], rx["Mpps"],
-        rx.get("datagrams_per_read", 0) if tx["proto"] == "udp" else 0,
-        tx["cpu_user_s"] + tx["cpu_sys_s"], rx["cpu_user_s"] + rx["cpu_sys_s"],
-        100.0 * lost / tx["datagrams"] if tx["datagrams"] else 0)))
-print("%-26s %8s %8s %7s %6s %6s %6s %7s" % ("mode", "tx MB/s", "rx MB/s", "rx Mpps",
-      "dg/rd", "txCPU", "rxCPU", "lost"))
-for name, s in rows:
-    print("%-26s %s" % (name, s))
-print("MB/s = 2^20 B/s; dg/rd = datagrams per read (GRO coalescing);"
-      " CPU = process user+sys seconds (getrusage); lost = tx - rx datagrams")
-PY
+python3 "$UG_TOP/scripts/bench/modes_table.py" "$log"

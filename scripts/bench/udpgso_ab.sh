@@ -101,7 +101,8 @@ for ((bl_i = 1; bl_i <= $#; bl_i++)); do
 	bl_rest=("${@:1:bl_i-1}" "${@:bl_j+1}")
 	case " ${bl_rest[*]} " in *" --dry-run "*) exec "$0" "${bl_opts[@]}" "${bl_rest[@]}" ;; esac
 	bl_log=$(mktemp) || ug_die "--baseline: mktemp failed"
-	trap 'rm -f "$bl_log"' EXIT
+	ug_trap_install
+	defer rm -f "$bl_log"
 	# its stderr (progress, "results in DIR") also to bl_log, stdout as is
 	{ "$0" "${bl_opts[@]}" "${bl_rest[@]}" 2>&1 >&3 3>&- | tee "$bl_log" >&2; } 3>&1
 	bl_rc=${PIPESTATUS[0]}
@@ -128,11 +129,8 @@ idle_ms=2000
 metric= ci=95,3 ci_given=0 reps_given=0 max_reps=20 budget=270 rate= rate_a=100 warmup=1 pin=1
 cmdline="$0"
 for a in "$@"; do cmdline+=" $(printf '%q' "$a")"; done
-# nothing to undo yet: a signal just ends the run (the EXIT trap set below
-# removes the temporary directory); ug_trap_install takes over later
-trap 'exit 130' INT
-trap 'exit 143' TERM
-trap 'exit 129' HUP
+# one trap scheme (lib.sh): nothing deferred yet, a signal just ends the run
+ug_trap_install
 
 need_arg() { [ "$2" -ge 2 ] || ug_die "$1: needs a value (see -h)"; }
 int_in() {	# NAME VALUE MIN MAX
@@ -302,14 +300,16 @@ n_configs=$((${#pairs[@]} * ${#settings[@]}))
 n_fixed=$((n_configs * reps))
 
 # the tools' arguments per mode
+# the tx modes' arguments from lib.sh's table (our zerocopy is its
+# zerocopy-gso; sendmmsg batches: SEGS datagrams, or 8 GSO sends)
 declare -A TXA=(
-	[sendto]="-u -s $size"
-	[sendmmsg]="-m --batch $segs -s $size"
-	[gso-cmsg]="-s $gso_len -S $size"
-	[gso-sockopt]="-s $gso_len -S $size --gso-mode sockopt"
-	[sendmmsg-gso]="-m --batch 8 -s $gso_len -S $size"
-	[zerocopy]="-z -s $gso_len -S $size"
-	[tcp]="-t -s $gso_len"
+	[sendto]="$(S=$size ug_tx_args sendto)"
+	[sendmmsg]="$(S=$size B=$segs ug_tx_args sendmmsg)"
+	[gso-cmsg]="$(S=$size L=$gso_len ug_tx_args gso-cmsg)"
+	[gso-sockopt]="$(S=$size L=$gso_len ug_tx_args gso-sockopt)"
+	[sendmmsg-gso]="$(S=$size L=$gso_len B=8 ug_tx_args sendmmsg-gso)"
+	[zerocopy]="$(S=$size L=$gso_len ug_tx_args zerocopy-gso)"
+	[tcp]="$(L=$gso_len ug_tx_args tcp)"
 )
 declare -A RXA=(
 	[plain]="--mode recv"
@@ -387,7 +387,7 @@ rm_tmp() {
 	fi
 	rm -rf "$tmp"
 }
-trap rm_tmp EXIT
+defer rm_tmp
 if [ "$rtype" = ssh ]; then
 	ssh_opts=(-o BatchMode=yes -o ConnectTimeout=5 -o ServerAliveInterval=5
 		  -o ControlMaster=auto -o "ControlPath=$tmp/cm-%C" -o ControlPersist=300)
@@ -496,9 +496,8 @@ fi
 # ---- from here on things change: snapshot first, restore on any exit -----------
 t_start=$EPOCHREALTIME
 loadavg_start=$(cut -d' ' -f1-3 /proc/loadavg)
-trap - EXIT
-ug_trap_install
-defer rm_tmp
+# what is deferred from here on is undone before the results are written
+defer_scope_begin
 mkdir -p "$resdir/raw" || ug_die "cannot create $resdir"
 echo "$cmdline" >"$resdir/command"
 # the environment a reader needs
@@ -523,17 +522,19 @@ if [ "$remote" = 1 ]; then
 		ug_die "snapshot of the remote $dev_rx failed"
 	# restore even if we die half way through a change
 	# (twice if need be: a restore killed half way is done again)
-	defer "LS restore \"\$(cat '$resdir/snapshot.before.tx')\" '$dev_tx' ||
-	       LS restore \"\$(cat '$resdir/snapshot.before.tx')\" '$dev_tx'"
-	defer "RS restore \"\$(cat '$resdir/snapshot.before.rx')\" '$dev_rx' </dev/null ||
-	       RS restore \"\$(cat '$resdir/snapshot.before.rx')\" '$dev_rx' </dev/null"
+	restore_side() {	# LS|RS SNAPSHOT DEV
+		"$1" restore "$(cat "$2")" "$3" </dev/null ||
+			"$1" restore "$(cat "$2")" "$3" </dev/null
+	}
+	defer restore_side LS "$resdir/snapshot.before.tx" "$dev_tx"
+	defer restore_side RS "$resdir/snapshot.before.rx" "$dev_rx"
 else
 	bash "$SNAP" save >"$resdir/snapshot.before.host"
 	ns_add tx || ug_die "cannot create namespace $ns_tx"
 	# processes left in our namespaces die before the namespaces go
-	defer "ip netns pids '$ns_tx' 2>/dev/null | xargs -r kill -9"
+	defer ns_kill_pids "$ns_tx"
 	ns_add rx || ug_die "cannot create namespace $ns_rx"
-	defer "ip netns pids '$ns_rx' 2>/dev/null | xargs -r kill -9"
+	defer ns_kill_pids "$ns_rx"
 	veth_pair tx "$dev_tx" rx "$dev_rx" || ug_die "cannot create the veth pair"
 	ip -n "$ns_tx" addr add 10.248.0.1/24 dev "$dev_tx"
 	ip -n "$ns_rx" addr add 10.248.0.2/24 dev "$dev_rx"
@@ -657,7 +658,7 @@ LTX=""
 
 if [ "$rtype" = ssh ]; then
 	rdir=$(R mktemp -d </dev/null) || ug_die "remote: mktemp failed"
-	defer "R rm -rf '$rdir' </dev/null"
+	defer R rm -rf "$rdir"
 	R sh -c "cat > $rdir/udpgso_bench_rx && chmod +x $rdir/udpgso_bench_rx" <"$RX" ||
 		ug_die "remote: cannot copy udpgso_bench_rx"
 	RXR=$rdir/udpgso_bench_rx
@@ -726,11 +727,11 @@ restore_bad=0
 if [ "$remote" = 1 ]; then
 	LS save "$dev_tx" >"$resdir/snapshot.during.tx"
 fi
-run_deferred
-trap - EXIT INT TERM HUP
-# a fresh temporary directory (and ssh master) for the snapshots after
+defer_scope_end
+# a fresh temporary directory (and ssh master) for the snapshots after (the
+# rm_tmp deferred above removes it at exit)
+rm_tmp
 tmp=$(mktemp -d)
-trap rm_tmp EXIT
 ssh_opts=("${ssh_opts[@]/ControlPath=*/ControlPath=$tmp/cm-%C}")
 if [ "$remote" = 1 ]; then
 	rm -f "$resdir/snapshot.during.tx"

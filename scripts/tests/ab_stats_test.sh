@@ -43,7 +43,7 @@ if ! why=$(ug_need_root) || ! why=$(ug_need_cmd ip ethtool tc); then
 fi
 ug_trap_install
 tmp=$(mktemp -d)
-defer "rm -rf '$tmp'"
+defer rm -rf "$tmp"
 out=$tmp/results
 # the machine's own state (other tests may add or remove namespaces meanwhile)
 state() { bash "$SNAP" save | grep -v '^netns '; }

@@ -1,10 +1,12 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # scripts/bench/ab_compare.py (docs/compare.md): the statistics on known data
-# (compare_stats_test.py), verdicts on the committed default run and changed
-# copies of it (itself: within noise, exit 0; one configuration 20% slower:
-# exit 1 naming it), the committed guest runs, bad input (exit 2, one line
-# each), udpgso_ab.sh --baseline (dry run) and bisect_step.sh's exit 125.
+# (compare_stats_test.py), verdicts on committed default runs and changed
+# copies of them (itself: within noise, exit 0; one configuration 20% slower:
+# exit 1 naming it; two committed runs of the same code five minutes apart:
+# no regression), each interval on its own (--per-interval), the committed
+# guest runs, bad input (exit 2, one line each), udpgso_ab.sh --baseline
+# (dry run) and bisect_step.sh's exit 125.
 # Nothing here sends traffic or boots a guest.
 set -u
 . "$(dirname "$0")/../lib.sh"
@@ -14,10 +16,14 @@ ktap_header
 cd "$UG_TOP" || exit 1
 CMP=scripts/bench/ab_compare.py
 MUT=scripts/tests/compare_mutate.py
-BASE=results/20261122T224220Z-vm-default
+BASE=results/20261122T224220Z-vm-default	# 3 reps x 3 s
+# two interval-driven default runs of the same code, 5 minutes apart, 9 reps
+# a configuration: RUN1 (15:50, 2% steal rule) and RUN2 (15:55, 10% rule)
+RUN1=results/20261123T155029Z-vm-default
+RUN2=results/20261123T155541Z-vm-default
 GUEST=results/guest-6.1-vs-6.12-2026-11-23
 tmp=$(mktemp -d)
-defer "rm -rf '$tmp'"
+defer rm -rf "$tmp"
 
 # run_cmp NAME ARGS...: run ab_compare.py, keep out/err/rc in $tmp/NAME.*
 run_cmp() {
@@ -50,68 +56,137 @@ else
 	ktap_fail "the committed run against itself" "exit $(rc_of self), $(head -1 "$tmp/self.err")"
 fi
 
-# sendmmsg/plain A: 110 MB/s +-3.5% over its 3 reps, so 20% stands out
+# ---- the default: Holm over the table ---------------------------------------------------
+# 3 reps a side cannot give a family-wise verdict: a 20% drop is no regression
+# there, and the notes say how many reps would do
 "$MUT" "$BASE" "$tmp/slow" scale sendmmsg plain A rx_MBps 0.8
-run_cmp slow "$BASE" "$tmp/slow" --out "$tmp/slow.out.d" --no-plot
+run_cmp fam3 "$BASE" "$tmp/slow" --json
+if [ "$(rc_of fam3)" = 0 ] && ug_jcheck "$tmp/fam3.out" "family" "cells == 78" \
+	"family_cells == 0" "count == {'within noise': 26}" \
+	"[1 for p in pairs for m in p.metrics.values()
+	  if '7 a side would do' not in m.note] == []"; then
+	ktap_ok "default with 3 reps: no verdict, says 7 reps a side are needed"
+else
+	ktap_fail "default with 3 reps" "exit $(rc_of fam3)"
+fi
+run_cmp famflag "$BASE" "$tmp/slow" --family --json
+cmp -s "$tmp/fam3.out" "$tmp/famflag.out" && ktap_ok "--family is the default" ||
+	ktap_fail "--family is the default" "output differs"
+
+# sendmmsg/plain A in RUN2: 204 MB/s [188-211] over 9 reps, so 20% stands out
+# even at the family-wise level (99.94% for the first of 78 intervals)
+"$MUT" "$RUN2" "$tmp/slow9" scale sendmmsg plain A rx_MBps 0.8
+run_cmp slow9 "$RUN2" "$tmp/slow9" --out "$tmp/slow9.d" --no-plot
+if [ "$(rc_of slow9)" = 1 ] && [ "$(lines "$tmp/slow9.err")" = 1 ] &&
+   grep -q "regression: sendmmsg/plain A: throughput -20.0%" "$tmp/slow9.err" &&
+   ug_jcheck "$tmp/slow9.d/compare.json" "family" "family_cells == 78" \
+	"count == {'regression': 1, 'within noise': 25}"; then
+	ktap_ok "default, 9 reps, sendmmsg/plain A 20% slower: exit 1, named: $(cat "$tmp/slow9.err")"
+else
+	ktap_fail "default, 9 reps, sendmmsg/plain A 20% slower" \
+		"exit $(rc_of slow9): $(head -2 "$tmp/slow9.err")"
+fi
+row='| sendmmsg | plain | A | 9/9 | 204 -> 163 | -20.0% [-27.0, -12.3] **regression** |'
+if grep -qF "$row" "$tmp/slow9.out"; then
+	ktap_ok "Markdown row of the slower configuration (its interval at its Holm level)"
+else
+	ktap_fail "Markdown row of the slower configuration" \
+		"$(grep -F '| sendmmsg | plain | A' "$tmp/slow9.out")"
+fi
+# sendmmsg/plain A's tools' CPU per GiB: 6.92 [6.75-7.42] s
+"$MUT" "$RUN2" "$tmp/dear9" scale sendmmsg plain A proc_cpu_s_per_GiB 1.2
+run_cmp dear9 "$RUN2" "$tmp/dear9"
+if [ "$(rc_of dear9)" = 1 ] &&
+   grep -q "regression: sendmmsg/plain A: tool CPU/GiB +20.0%" "$tmp/dear9.err"; then
+	ktap_ok "default, sendmmsg/plain A tools' CPU per GiB 20% higher: regression"
+else
+	ktap_fail "default, sendmmsg/plain A tools' CPU 20% higher" \
+		"exit $(rc_of dear9): $(cat "$tmp/dear9.err")"
+fi
+# gso-sockopt/plain A: 942 MB/s [763-1296] over 9 reps: 20% is within its noise
+"$MUT" "$RUN2" "$tmp/noisy9" scale gso-sockopt plain A rx_MBps 0.8
+run_cmp noisy9 "$RUN2" "$tmp/noisy9" --json
+if [ "$(rc_of noisy9)" = 0 ] && ug_jcheck "$tmp/noisy9.out" "count == {'within noise': 26}"; then
+	ktap_ok "default, gso-sockopt/plain A (spread 70%) 20% slower: within noise"
+else
+	ktap_fail "default, gso-sockopt/plain A 20% slower" "exit $(rc_of noisy9)"
+fi
+
+# the committed noisy pair: the same code and command 5 minutes apart; medians
+# differ by up to 24% (throughput) and 45% (/proc/stat busy CPU per GiB)
+for dir in "$RUN1 $RUN2" "$RUN2 $RUN1"; do
+	read -r o n <<<"$dir"
+	run_cmp pair "$o" "$n" --json
+	if [ "$(rc_of pair)" = 0 ] && ug_jcheck "$tmp/pair.out" "count == {'within noise': 26}"; then
+		ktap_ok "default: committed runs 5 minutes apart ($(basename "$o") -> $(basename "$n")):" \
+			"26 within noise, exit 0"
+	else
+		ktap_fail "default: committed runs $(basename "$o") -> $(basename "$n")" \
+			"exit $(rc_of pair): $(head -2 "$tmp/pair.err")"
+	fi
+done
+# what the default replaced: each interval on its own, with /proc/stat busy time
+run_cmp pairold "$RUN2" "$RUN1" --per-interval --metrics rx_MBps,cost_per_GiB,loss_pct --json
+if [ "$(rc_of pairold)" = 1 ]; then
+	ktap_ok "the same pair --per-interval with /proc/stat cost: a false regression (exit 1):" \
+		"$(head -1 "$tmp/pairold.err")"
+else
+	ktap_fail "the same pair --per-interval with /proc/stat cost" "exit $(rc_of pairold)"
+fi
+
+# ---- --per-interval (each interval on its own, the pre-2026-11-23 default) -----------------
+# sendmmsg/plain A: 110 MB/s +-3.5% over its 3 reps, so 20% stands out
+run_cmp slow "$BASE" "$tmp/slow" --per-interval --out "$tmp/slow.out.d" --no-plot
 if [ "$(rc_of slow)" = 1 ] && [ "$(lines "$tmp/slow.err")" = 1 ] &&
    grep -q "regression: sendmmsg/plain A: throughput -20.0%" "$tmp/slow.err" &&
-   ug_jcheck "$tmp/slow.out.d/compare.json" \
+   ug_jcheck "$tmp/slow.out.d/compare.json" "not family" \
 	"count == {'regression': 1, 'within noise': 25}" \
 	"([(p.tx_mode, p.rx_mode, p.setting) for p in pairs if p.verdict == 'regression']
 	  == [('sendmmsg', 'plain', 'A')])"; then
-	ktap_ok "sendmmsg/plain A 20% slower: exit 1, named: $(cat "$tmp/slow.err")"
+	ktap_ok "--per-interval: sendmmsg/plain A 20% slower: exit 1, named: $(cat "$tmp/slow.err")"
 else
-	ktap_fail "sendmmsg/plain A 20% slower" "exit $(rc_of slow): $(head -2 "$tmp/slow.err")"
+	ktap_fail "--per-interval: sendmmsg/plain A 20% slower" \
+		"exit $(rc_of slow): $(head -2 "$tmp/slow.err")"
 fi
 row='| sendmmsg | plain | A | 3/3 | 110 -> 87.9 | -20.0% [-22.8, -17.1] **regression** |'
 if grep -qF "$row" "$tmp/slow.out"; then
-	ktap_ok "Markdown row of the slower configuration"
+	ktap_ok "--per-interval: Markdown row of the slower configuration"
 else
-	ktap_fail "Markdown row of the slower configuration" \
+	ktap_fail "--per-interval: Markdown row of the slower configuration" \
 		"$(grep -F '| sendmmsg | plain | A' "$tmp/slow.out")"
 fi
 
 "$MUT" "$BASE" "$tmp/fast" scale sendmmsg plain A rx_MBps 1.25
-run_cmp fast "$BASE" "$tmp/fast" --json
+run_cmp fast "$BASE" "$tmp/fast" --per-interval --json
 if [ "$(rc_of fast)" = 0 ] &&
    ug_jcheck "$tmp/fast.out" "count == {'improvement': 1, 'within noise': 25}"; then
-	ktap_ok "sendmmsg/plain A 25% faster: improvement, exit 0"
+	ktap_ok "--per-interval: sendmmsg/plain A 25% faster: improvement, exit 0"
 else
-	ktap_fail "sendmmsg/plain A 25% faster" "exit $(rc_of fast)"
+	ktap_fail "--per-interval: sendmmsg/plain A 25% faster" "exit $(rc_of fast)"
 fi
 
 # sendto/plain B: 78.6..110 MB/s over its 3 reps: 3 reps cannot see 20% there
 "$MUT" "$BASE" "$tmp/noisy" scale sendto plain B rx_MBps 0.8
-run_cmp noisy "$BASE" "$tmp/noisy" --json
+run_cmp noisy "$BASE" "$tmp/noisy" --per-interval --json
 if [ "$(rc_of noisy)" = 0 ] && ug_jcheck "$tmp/noisy.out" "count == {'within noise': 26}"; then
-	ktap_ok "sendto/plain B (spread 40%) 20% slower: within noise, its interval says so"
+	ktap_ok "--per-interval: sendto/plain B (spread 40%) 20% slower: within noise"
 else
-	ktap_fail "sendto/plain B 20% slower" "exit $(rc_of noisy)"
+	ktap_fail "--per-interval: sendto/plain B 20% slower" "exit $(rc_of noisy)"
 fi
 
 "$MUT" "$BASE" "$tmp/dear" scale tcp tcp B cost_per_GiB 1.2
-run_cmp dear "$BASE" "$tmp/dear"
+run_cmp dear "$BASE" "$tmp/dear" --per-interval --metrics rx_MBps,cost_per_GiB,loss_pct
 if [ "$(rc_of dear)" = 1 ] &&
    grep -q "regression: tcp/tcp B: CPU cost/GiB +20.0%" "$tmp/dear.err"; then
-	ktap_ok "tcp/tcp B CPU cost 20% higher: regression"
+	ktap_ok "--per-interval --metrics ...,cost_per_GiB: tcp/tcp B CPU cost 20% higher: regression"
 else
-	ktap_fail "tcp/tcp B CPU cost 20% higher" "exit $(rc_of dear): $(cat "$tmp/dear.err")"
+	ktap_fail "--per-interval: tcp/tcp B CPU cost 20% higher" \
+		"exit $(rc_of dear): $(cat "$tmp/dear.err")"
 fi
 
-"$MUT" "$BASE" "$tmp/thr" scale sendmmsg plain A rx_MBps 0.8
-run_cmp thr "$BASE" "$tmp/thr" --threshold 25
-[ "$(rc_of thr)" = 0 ] && ktap_ok "--threshold 25: a 20% drop is within noise" ||
+run_cmp thr "$BASE" "$tmp/slow" --per-interval --threshold 25
+[ "$(rc_of thr)" = 0 ] && ktap_ok "--per-interval --threshold 25: a 20% drop is within noise" ||
 	ktap_fail "--threshold 25" "exit $(rc_of thr)"
-
-run_cmp fam "$BASE" "$tmp/slow" --family --json
-if [ "$(rc_of fam)" = 0 ] && ug_jcheck "$tmp/fam.out" "family" "cells == 78" \
-	"count == {'within noise': 26}" \
-	"[1 for p in pairs for m in p.metrics.values()
-	  if '7 a side would do' not in m.note] == []"; then
-	ktap_ok "--family with 3 reps: no verdict, says 7 reps a side are needed"
-else
-	ktap_fail "--family with 3 reps" "exit $(rc_of fam)"
-fi
 
 # ---- the worked example: comparisons committed with the guest runs ---------------------
 # every NEW/compare/compare.json under $GUEST (udpgso_ab.sh --baseline in a
@@ -142,7 +217,7 @@ else
 	ktap_fail "--out --no-plot" "$(ls "$tmp/o" 2>&1 | tr '\n' ' ')"
 fi
 if /usr/bin/python3 -c 'import matplotlib' 2>/dev/null; then
-	/usr/bin/python3 "$CMP" "$BASE" "$tmp/slow" --out "$tmp/p" >/dev/null 2>&1
+	/usr/bin/python3 "$CMP" "$RUN2" "$tmp/slow9" --out "$tmp/p" >/dev/null 2>&1
 	[ -s "$tmp/p/compare.png" ] && grep -q 'compare.png' "$tmp/p/compare.md" &&
 		ktap_ok "plot: compare.png, linked from compare.md" ||
 		ktap_fail "plot" "no compare.png"
@@ -152,7 +227,7 @@ fi
 # without matplotlib: a note, the rest written, the verdict's exit
 mkdir -p "$tmp/nomp/matplotlib"
 echo 'raise ImportError("hidden by compare_test.sh")' >"$tmp/nomp/matplotlib/__init__.py"
-PYTHONPATH=$tmp/nomp python3 "$CMP" "$BASE" "$tmp/slow" --out "$tmp/np" \
+PYTHONPATH=$tmp/nomp python3 "$CMP" "$RUN2" "$tmp/slow9" --out "$tmp/np" \
 	>/dev/null 2>"$tmp/np.err"
 rc=$?
 if [ "$rc" = 1 ] && [ -s "$tmp/np/compare.json" ] && [ ! -e "$tmp/np/compare.png" ] &&
@@ -205,6 +280,8 @@ bad 10 1 "--threshold -1: allowed 0 <= PCT < 100" "$BASE" "$BASE" --threshold -1
 bad 11 1 "--metrics 'speed': allowed" "$BASE" "$BASE" --metrics speed
 bad 12 1 "unrecognized arguments: --frobnicate" "$BASE" "$BASE" --frobnicate
 bad 13 1 "--level 100: allowed 50 <= PCT < 100" "$BASE" "$BASE" --level 100
+bad 14 1 "--family and --per-interval: allowed one of them" "$BASE" "$BASE" --family \
+	--per-interval
 run_cmp ign "$BASE" "$tmp/otherset" --ignore-settings
 [ "$(rc_of ign)" = 0 ] && ktap_ok "--ignore-settings compares different settings" ||
 	ktap_fail "--ignore-settings" "exit $(rc_of ign)"

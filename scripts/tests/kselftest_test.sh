@@ -51,7 +51,7 @@ why=$(ug_need_cmd make gcc tar xz rsync perl timeout) || skip_all "$why"
 
 ug_trap_install
 work=$(mktemp -d /tmp/ug-kst.XXXXXX)
-defer "rm -rf '$work'"
+defer rm -rf "$work"
 
 # ---- the kernel's kselftest machinery, nothing else ----------------------
 top=$(basename "$tarball" .tar.xz)
@@ -234,7 +234,7 @@ check_list() {
 		sed 's/^/# got: /' "$1/kselftest-list.txt" 2>/dev/null
 	fi
 	local f miss=
-	for f in udpgso_bench_tx udpgso_bench_rx udpgso settings config scripts/lib.sh $3; do
+	for f in udpgso_bench_tx udpgso_bench_rx udpgso settings config scripts/lib.sh scripts/ugjson.py $3; do
 		[ -e "$1/$COLL/$f" ] || miss="$miss $f"
 	done
 	if [ -z "$miss" ] && [ "$(cat "$1/$COLL/settings")" = "$orig_settings" ]; then

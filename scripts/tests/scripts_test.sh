@@ -39,13 +39,13 @@ export UDPGSO_BIN
 
 ug_trap_install
 tmp=$(mktemp -d)
-defer "rm -rf '$tmp'"
+defer rm -rf "$tmp"
 out=$tmp/results
 
 # ---- our own "host" and peer: namespaces h and p joined by a veth -----------
 ns_add h && ns_add p || { ktap_skip "scripts_test" "cannot create network namespaces"; ktap_finish; }
 NH=$(ns_name h) NP=$(ns_name p)
-defer "ip netns pids '$NH' 2>/dev/null | xargs -r kill -9; ip netns pids '$NP' 2>/dev/null | xargs -r kill -9"
+defer ns_kill_pids "$NH" "$NP"
 veth_pair h ugh0 p ugp0
 ip -n "$NH" addr add 10.249.0.1/24 dev ugh0
 ip -n "$NP" addr add 10.249.0.2/24 dev ugp0
@@ -99,99 +99,7 @@ bad "no remote address" NETIF=ugh0 REMOTE_TYPE=netns REMOTE_ARGS="$NP" --
 # ---- results.json of a short matrix ---------------------------------------------
 # check_results DIR RUNS CONFIGS AB: every field, nonzero numbers,
 # bytes = datagrams x size; prints "# ..." lines and returns 1 on a problem
-check_results() {
-	python3 - "$@" <<'PY'
-import csv, json, os, re, sys
-d, nruns, ncfg, nab = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
-bad = []
-def need(obj, keys, where):
-    for k in keys:
-        if k not in obj:
-            bad.append("%s: no field %s" % (where, k))
-try:
-    r = json.load(open(os.path.join(d, "results.json")))
-except (OSError, ValueError) as e:
-    print("# results.json: %s" % e); sys.exit(1)
-need(r, ["schema", "tool", "label", "command", "host", "kernel", "cpu", "ncpus", "topology",
-         "dev_tx", "dev_rx", "settings", "reps", "secs", "size", "segs", "cost_unit",
-         "cost_label", "units", "notes", "timing", "plots", "configs", "ab", "runs"], "top")
-need(r.get("timing", {}), ["wall_s", "measured_s", "overhead_s", "overhead_fraction"], "timing")
-runs = r.get("runs", [])
-if len(runs) != nruns:
-    bad.append("%d runs, expected %d" % (len(runs), nruns))
-for x in runs:
-    w = "run %s" % x.get("index")
-    if x.get("status") != "ok":
-        bad.append("%s: status %s: %s" % (w, x.get("status"), x.get("error")))
-        continue
-    need(x, ["config", "tx_mode", "rx_mode", "setting", "rep", "proto", "size", "duration_s",
-             "tx_bytes", "tx_datagrams", "tx_calls", "tx_MBps", "rx_bytes", "rx_datagrams",
-             "rx_reads", "rx_MBps", "rx_Mpps", "cpu_busy_s", "cpu_softirq_s", "cpu_proc_s",
-             "cost", "cost_per_GiB", "cost_per_Mdgram", "perf", "counters", "contradictions",
-             "lost", "loss_pct", "raw_log", "cmd_tx", "cmd_rx", "features"], w)
-    for k in ["duration_s", "tx_bytes", "tx_datagrams", "tx_calls", "tx_MBps", "rx_bytes",
-              "rx_datagrams", "rx_reads", "rx_MBps", "cpu_busy_s", "cost", "cost_per_GiB"]:
-        if not x.get(k) or x[k] <= 0:
-            bad.append("%s: %s = %r, expected > 0" % (w, k, x.get(k)))
-    if x.get("proto") == "udp":
-        for who in ("tx", "rx"):
-            if x["%s_bytes" % who] != x["%s_datagrams" % who] * x["size"]:
-                bad.append("%s: %s bytes %d != datagrams %d x size %d" % (
-                    w, who, x["%s_bytes" % who], x["%s_datagrams" % who], x["size"]))
-        if x["rx_datagrams"] > x["tx_datagrams"]:
-            bad.append("%s: rx datagrams > tx datagrams" % w)
-        if not x.get("cost_per_Mdgram") or x["cost_per_Mdgram"] <= 0:
-            bad.append("%s: cost_per_Mdgram %r" % (w, x.get("cost_per_Mdgram")))
-        nst = x["counters"]["nstat_rx"]
-        if nst.get("UdpInDatagrams", 0) <= 0:
-            bad.append("%s: UdpInDatagrams delta %r" % (w, nst.get("UdpInDatagrams")))
-    elif x["tx_bytes"] != x["rx_bytes"]:
-        bad.append("%s: TCP bytes tx %d rx %d" % (w, x["tx_bytes"], x["rx_bytes"]))
-    if not os.path.exists(os.path.join(d, x["raw_log"])):
-        bad.append("%s: raw log %s missing" % (w, x["raw_log"]))
-    # the run's own numbers must be the ones in its raw log
-    raw = open(os.path.join(d, x["raw_log"])).read()
-    for k in ("tx_bytes", "rx_bytes"):
-        if not re.search(r'"bytes":\s*%d\b' % x[k], raw):
-            bad.append("%s: %s %d not in its raw log" % (w, k, x[k]))
-    if x.get("contradictions"):
-        bad.append("%s: contradictions: %s" % (w, x["contradictions"]))
-cfgs = r.get("configs", [])
-if len(cfgs) != ncfg:
-    bad.append("%d configs, expected %d" % (len(cfgs), ncfg))
-for c in cfgs:
-    for k in ("rx_MBps", "cost_per_GiB"):
-        s = c.get(k)
-        if not s or not (0 < s["min"] <= s["median"] <= s["max"]):
-            bad.append("config %s/%s/%s: %s spread %r" % (c.get("tx_mode"), c.get("rx_mode"),
-                                                          c.get("setting"), k, s))
-if len(r.get("ab", [])) != nab:
-    bad.append("%d A/B entries, expected %d" % (len(r.get("ab", [])), nab))
-for a in r.get("ab", []):
-    s = a.get("rx_MBps_ratio")
-    if not s or not (0 < s["min"] <= s["median"] <= s["max"]):
-        bad.append("A/B %s/%s: ratio %r" % (a.get("tx_mode"), a.get("rx_mode"), s))
-t = r.get("timing", {})
-if not (0 < t.get("measured_s", 0) < t.get("wall_s", 0)):
-    bad.append("timing: %r" % t)
-rows = list(csv.reader(open(os.path.join(d, "results.csv"))))
-if len(rows) != nruns + 1:
-    bad.append("results.csv: %d rows, expected %d + header" % (len(rows), nruns))
-for f in ("command", "environment", "summary.md", "snapshot.before.tx", "snapshot.before.rx"):
-    if not os.path.getsize(os.path.join(d, f)):
-        bad.append("%s missing or empty" % f)
-env = open(os.path.join(d, "environment")).read()
-for want in ("kernel:", "cpu:", "ethtool -k", "ethtool -l", "ethtool -i"):
-    if want not in env:
-        bad.append("environment: no '%s'" % want)
-for p in r.get("plots", []):
-    if not os.path.getsize(os.path.join(d, p)):
-        bad.append("plot %s empty" % p)
-for b in bad[:20]:
-    print("# " + b)
-sys.exit(1 if bad else 0)
-PY
-}
+check_results() { python3 "$UG_TOP/scripts/tests/ab_results_check.py" "$@"; }
 
 # the live processes of a session, "PID:NAME ..." (zombies not: an orphan
 # waits for PID 1 to reap it, which some inits do late)
@@ -271,12 +179,8 @@ EOF
 	ip netns exec "$NP" unshare -m --propagation private sh -c \
 		'mount -t tmpfs ugssh /run && mkdir -m 0755 /run/sshd &&
 		 exec /usr/sbin/sshd -D -e -f "$1"' _ "$k/sshd_config" 2>"$k/sshd.log" &
-	defer "kill $! 2>/dev/null"
-	local i
-	for ((i = 0; i < 100; i++)); do
-		ip netns exec "$NP" ss -Hltn "sport = :2222" | grep -q . && break
-		sleep 0.05
-	done
+	defer kill "$!"
+	ug_wait_port -t p 2222 || true
 	RARGS="-F /dev/null -p 2222 -i $k/id -o IdentitiesOnly=yes -o UserKnownHostsFile=$k/known_hosts"
 	RARGS+=" -o GlobalKnownHostsFile=/dev/null -o StrictHostKeyChecking=no root@10.249.0.2"
 	rm -rf "$out"

@@ -13,7 +13,7 @@ SETUP=$UG_TOP/scripts/setup.sh
 ktap_header
 
 tmp=$(mktemp -d)
-defer "rm -rf '$tmp'"
+defer rm -rf "$tmp"
 # a copy every user can read (the not-root case runs it as nobody)
 cp "$SETUP" "$tmp/setup.sh"
 chmod 755 "$tmp" "$tmp/setup.sh"

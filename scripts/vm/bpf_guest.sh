@@ -6,12 +6,15 @@
 # deterministic case each counter both give must be equal, exactly: the
 # module's, udpgso_stats' (fexit where the kernel allows it) and a second
 # udpgso_stats inside the first with UDPGSO_STATS_NO_FEXIT=1 (the counters
-# derived from tracepoints, as on a kernel that refuses fexit).
+# derived from tracepoints, as on a kernel that refuses fexit).  Then the
+# same case's /proc/net/snmp (Udp, Udp6) deltas against those counters
+# (snmp_check; docs/bpf.md "Three ways: /proc/net/snmp").
 #
 #   scripts/vm/bpf_guest.sh --ko PATH [--out FILE] [--only CASE,...]
 #
-# One result line per case on stdout (and appended to FILE), as kmod_guest.sh:
+# Two result lines per case on stdout (and appended to FILE), as kmod_guest.sh:
 #   UGKMOD ok|not ok|skip <kernel>: bpf <case>: ...
+#   UGKMOD ok|not ok <kernel>: bpf <case>: snmp: ...
 # A disagreement names the counter and the three values.
 set -u
 
@@ -78,23 +81,109 @@ compare() {
 	fi
 }
 
+# delta NAME FILE0 FILE1: NAME's value in FILE1 minus FILE0 (bl_snmp's)
+delta() {
+	local a b
+	a=$(awk -v n="$1" '$1 == n { print $2 }' "$2")
+	b=$(awk -v n="$1" '$1 == n { print $2 }' "$3")
+	[ -n "$a" ] && [ -n "$b" ] && echo $((b - a))
+}
+# snmp_check NAME SAME_NS: the netns UDP MIB (Udp of /proc/net/snmp, Udp6 of
+# /proc/net/snmp6) against the counters of the three sources, exactly
+# (docs/bpf.md, "Three ways: /proc/net/snmp", has the kernel lines):
+#   OutDatagrams(tx ns) - probe sends = tx_skbs           (udp_send_skb)
+#   InDatagrams(rx ns) - probe reads = the receiver's reads (udp_recvmsg)
+#   InDatagrams - probe reads + RcvbufErrors + MemErrors
+#     = rx_skbs - rx_sw_segmented_skbs + rx_sw_segments   (datagrams queued)
+#   RcvbufErrors + MemErrors = InErrors = rx_udp_queue_fails
+# with the sender's GSO probe (its --json gso.probe) read back whole
+snmp_check() {
+	local name=$1 same=$2 bad="" w=$work/bpf src v n
+	local outd in rcv mem inerr txin sndb ps pd pr reads want
+	local -A S=()
+	outd=$(delta OutDatagrams "$w.snmp.tx0" "$w.snmp.tx1")
+	sndb=$(delta SndbufErrors "$w.snmp.tx0" "$w.snmp.tx1")
+	txin=$(delta InDatagrams "$w.snmp.tx0" "$w.snmp.tx1")
+	in=$(delta InDatagrams "$w.snmp.rx0" "$w.snmp.rx1")
+	rcv=$(delta RcvbufErrors "$w.snmp.rx0" "$w.snmp.rx1")
+	mem=$(delta MemErrors "$w.snmp.rx0" "$w.snmp.rx1")
+	inerr=$(delta InErrors "$w.snmp.rx0" "$w.snmp.rx1")
+	# the sender's --json gso.probe {sends, datagrams, reads}: "S D R"
+	read -r ps pd pr < <(grep -o '"probe":{[^}]*}' "$w.tx.json" 2>/dev/null |
+		tr -dc '0-9,' | tr ',' ' ')
+	reads=$(sed -n 's/.*},"reads":\([0-9]*\),"gro_reads".*/\1/p' "$w.rx.json" 2>/dev/null)
+	for v in outd sndb txin in rcv mem inerr ps pd pr reads; do
+		[ -n "${!v}" ] || { emit "not ok" "$name: snmp: no figure $v (snmp or --json)"; return; }
+	done
+	[ "$pd" = "$pr" ] || bad+="probe sent $pd datagrams, read $pr, "
+	[ "$sndb" = 0 ] || bad+="SndbufErrors $sndb, "
+	local in_ok="InDatagrams $in = $reads reads + $pr probe reads"
+	if [ "$same" = 0 ]; then
+		[ "$txin" = "$pr" ] || bad+="InDatagrams(sender's netns) snmp=$txin probe reads=$pr, "
+		in_ok="InDatagrams $in = $reads reads, sender's netns $txin = probe reads"
+		pr=0
+	fi
+	[ $((in - pr)) = "$reads" ] || bad+="InDatagrams snmp=$in - $pr probe reads, reads=$reads, "
+	[ "$inerr" = $((rcv + mem)) ] || bad+="InErrors $inerr RcvbufErrors $rcv MemErrors $mem, "
+	S[OutDatagrams]=$((outd - ps)) S[queued]=$((in - pr + rcv + mem)) S[fails]=$((rcv + mem))
+	local -A cnt=([kmod]=0 [bpf]=0 [derived]=0)
+	for src in KM BF BD; do
+		local -n c=$src
+		n=${src/KM/kmod}; n=${n/BF/bpf}; n=${n/BD/derived}
+		if [ -n "${c[tx_skbs]:-}" ]; then
+			cnt[$n]=$((cnt[$n] + 1))
+			[ "${c[tx_skbs]}" = "${S[OutDatagrams]}" ] ||
+				bad+="OutDatagrams snmp=$outd - $ps probe sends, $n tx_skbs=${c[tx_skbs]}, "
+		fi
+		if [ -n "${c[rx_skbs]:-}" ] && [ -n "${c[rx_sw_segmented_skbs]:-}" ] &&
+		   [ -n "${c[rx_sw_segments]:-}" ]; then
+			cnt[$n]=$((cnt[$n] + 1))
+			want=$((c[rx_skbs] - c[rx_sw_segmented_skbs] + c[rx_sw_segments]))
+			[ "$want" = "${S[queued]}" ] ||
+				bad+="InDatagrams+RcvbufErrors+MemErrors snmp=${S[queued]}, $n rx_skbs"
+			[ "$want" = "${S[queued]}" ] ||
+				bad+="-rx_sw_segmented_skbs+rx_sw_segments=$want, "
+		fi
+		if [ -n "${c[rx_udp_queue_fails]:-}" ]; then
+			cnt[$n]=$((cnt[$n] + 1))
+			[ "${c[rx_udp_queue_fails]}" = "${S[fails]}" ] ||
+				bad+="RcvbufErrors+MemErrors snmp=${S[fails]}, $n rx_udp_queue_fails"
+			[ "${c[rx_udp_queue_fails]}" = "${S[fails]}" ] ||
+				bad+="=${c[rx_udp_queue_fails]}, "
+		fi
+		unset -n c
+	done
+	[ "${cnt[kmod]}" -gt 0 ] && [ "${cnt[bpf]}" -gt 0 ] ||
+		bad+="no counter of the module or of bpf to compare, "
+	if [ -n "$bad" ]; then
+		emit "not ok" "$name: snmp: ${bad%, }"
+	else
+		emit ok "$name: snmp: OutDatagrams $outd = tx_skbs ${S[OutDatagrams]} + $ps probe" \
+			"sends; $in_ok; queued ${S[queued]} = rx_skbs - rx_sw_segmented_skbs +" \
+			"rx_sw_segments; RcvbufErrors+MemErrors $((rcv + mem)) = rx_udp_queue_fails;" \
+			"relations checked: kmod ${cnt[kmod]}, bpf ${cnt[bpf]}, derived ${cnt[derived]}"
+	fi
+}
+
 # one case: kmod filtered and reset, both BPF tools around the traffic
 both() {		# NAME NS_TX NS_RX DST FAMILY RXFLAGS
 	local name=$1 port
 	echo "# bpf_guest: '$name' at $((SECONDS - t0)) s" >&2
 	port=$(bl_port)
 	echo "port $port" >"$D/filter" && echo 1 >"$D/reset"
-	BL_INNER_OUT=$work/bpf_derived bl_run "$work/bpf" "$2" "$3" "$4" "$port" "$5" "$6" \
-		--filter port "$port"
+	BL_SNMP=1 BL_INNER_OUT=$work/bpf_derived bl_run "$work/bpf" "$2" "$3" "$4" "$port" \
+		"$5" "$6" --filter port "$port"
 	cat "$D/counters" >"$work/kmod"
 	compare "$name"
+	snmp_check "$name" "$([ "$2" = "$3" ] && echo 1 || echo 0)"
 }
 
 t0=$SECONDS
 ug_trap_install
-defer "echo '# bpf_guest: cleanup done at '\$((SECONDS - t0))' s' >&2"
-defer "rm -rf '$work'"
-defer "rmmod udpgso_stats"
+cleanup_done() { echo "# bpf_guest: cleanup done at $((SECONDS - t0)) s" >&2; }
+defer cleanup_done
+defer rm -rf "$work"
+defer rmmod udpgso_stats
 mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
 for b in "$TX" "$RX" "$STATS"; do
 	[ -x "$b" ] || { emit skip "all: no $b (make; make -C bpf)"; exit 4; }
@@ -113,6 +202,9 @@ grep -q '^# mode fexit' "$work/hooks" &&
 	emit "not ok" "hooks: fexit not attached on a kernel whose module's kretprobes attach"
 
 wanted lo4 && { ns_add l; both "lo gso plain socket" l l 127.0.0.1 -4 ""; bl_down; }
+# a receive buffer too small for the burst: RcvbufErrors against rx_udp_queue_fails
+wanted lo4drop && { ns_add l; both "lo gso plain socket, 8 KB rcvbuf" l l 127.0.0.1 -4 \
+	"--rcvbuf 8192"; bl_down; }
 wanted lo4gro && { ns_add l; both "lo gso UDP_GRO socket" l l 127.0.0.1 -4 "-G"; bl_down; }
 wanted lo6 && { ns_add l; both "lo gso ipv6 plain socket" l l ::1 -6 ""; bl_down; }
 if wanted swseg; then

@@ -46,8 +46,8 @@ dmesg > "$klog.boot"
 dmesg -w -T >> "$klog" 2>&1 &
 follower=$!
 ug_trap_install
-defer "kill $follower"
-defer "rm -f '$klog' '$klog.boot'"
+defer kill "$follower"
+defer rm -f "$klog" "$klog.boot"
 # kmemleak: what the boot left is not ours; "clear" greys every object
 # reported so far, so later scans report only what this run leaked
 if [ -w "$KL" ]; then

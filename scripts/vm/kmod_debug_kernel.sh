@@ -175,7 +175,7 @@ fi
 # ---- the module ----------------------------------------------------------------------
 work=$(mktemp -d /tmp/ugkdebug.XXXXXX)
 ug_trap_install
-defer "rm -rf '$work'"
+defer rm -rf "$work"
 if ! make -s -C "$UG_TOP/kmod" KDIR="$bld" BUILD="$work/ko" >"$work/ko.log" 2>&1; then
 	sed 's/^/# /' "$work/ko.log" | tail -20
 	ktap_fail "build module against $krel"

@@ -121,36 +121,29 @@ reset_filter() {	# port N | dev NAME
 }
 
 # ---- traffic -------------------------------------------------------------------
-# ns_wait_udp_port waits 5 s; a guest under TCG on a busy host may need more
-wait_port() {		# NS PORT
-	local w
-	for w in 1 2 3 4 5 6; do
-		ns_wait_udp_port "$1" "$2" && return 0
-	done
-	return 1
-}
+# lib.sh's case engine; a guest under TCG on a busy host may need 30 s for
+# a receiver to bind
+UG_PORT_SECS=30
+wait_port() { ug_wait_port -u "$1" "$2" "" 30; }	# NS PORT
+# guest_traffic.py: the traffic the bench tools cannot make
+GT=$UG_TOP/scripts/vm/guest_traffic.py
 
 # gso_run NS_TX NS_RX DST PORT FAMILY RXFLAGS: M GSO sends of K segments
 gso_run() {
-	local nstx=$1 nsrx=$2 dst=$3 port=$4 fam=$5 rxflags=$6 rxpid
+	local nstx=$1 nsrx=$2 dst=$3 port=$4 fam=$5 rxflags=$6
 	# shellcheck disable=SC2086
-	timeout 60 ip netns exec "$(ns_name "$nsrx")" "$RX" "$fam" -p "$port" $rxflags \
-		>/dev/null 2>&1 &
-	rxpid=$!
-	if ! wait_port "$nsrx" "$port"; then
-		kill "$rxpid" 2>/dev/null
-		wait "$rxpid" 2>/dev/null
+	if ! ug_rx_start "$nsrx" -u "$port" /dev/null /dev/null \
+		timeout 60 "$RX" "$fam" -p "$port" $rxflags; then
 		case_fail "receiver did not bind port $port"
 		return 1
 	fi
-	if ! ns_exec "$nstx" timeout 60 "$TX" "$fam" -D "$dst" -p "$port" \
-		-s $((K * S)) -S "$S" -M "$M" >/dev/null 2>&1; then
+	if ! ug_tx_run "$nstx" /dev/null /dev/null timeout 60 "$TX" "$fam" -D "$dst" \
+		-p "$port" -s $((K * S)) -S "$S" -M "$M"; then
 		case_fail "udpgso_bench_tx failed"
 	fi
 	sleep 0.5
 	snap
-	kill "$rxpid" 2>/dev/null
-	wait "$rxpid" 2>/dev/null
+	ug_rx_end TERM 2>/dev/null
 	return 0
 }
 
@@ -481,21 +474,19 @@ t_vxlan() {
 
 # TCP through veth GRO: TCP's GRO results are TCP counts, never UDP passthrough
 t_tcp_gro() {
-	local port=$((RANDOM % 20000 + 20000)) rxpid
+	local port=$((RANDOM % 20000 + 20000))
 	case_begin "TCP over veth, receiver gro on: TCP counters move, UDP ones do not"
 	veth_topo || { case_fail "veth setup"; case_end; topo_down; return; }
 	ns_exec a ethtool -K a0 tso off >/dev/null 2>&1 || case_fail "ethtool -K a0 tso off"
 	ns_exec b ethtool -K b0 gro on >/dev/null 2>&1 || case_fail "ethtool -K b0 gro on"
 	reset_filter port "$port"
-	timeout 60 ip netns exec "$(ns_name b)" "$RX" -4 -t -p "$port" >/dev/null 2>&1 &
-	rxpid=$!
-	ns_wait_port -t b "$port" || case_fail "receiver did not listen on $port"
-	ns_exec a timeout 60 "$TX" -4 -t -D 10.71.0.2 -p "$port" -s $((K * S)) -M "$M" \
-		>/dev/null 2>&1 || case_fail "udpgso_bench_tx -t failed"
+	UG_PORT_SECS=5 ug_rx_start b -t "$port" /dev/null /dev/null \
+		timeout 60 "$RX" -4 -t -p "$port" || case_fail "receiver did not listen on $port"
+	ug_tx_run a /dev/null /dev/null timeout 60 "$TX" -4 -t -D 10.71.0.2 -p "$port" \
+		-s $((K * S)) -M "$M" || case_fail "udpgso_bench_tx -t failed"
 	sleep 0.5
 	snap
-	kill "$rxpid" 2>/dev/null
-	wait "$rxpid" 2>/dev/null
+	ug_rx_end TERM 2>/dev/null
 	chk tx_gso_udp_l4_skbs = 0
 	chk rx_gso_passthrough_skbs = 0
 	chk rx_gro_coalesced_skbs = 0
@@ -528,12 +519,7 @@ t_queue_fail() {
 	case_begin "full receive buffer: rx_udp_queue_fails = the stack's UDP InErrors"
 	ns_add l
 	reset_filter port "$port"
-	ns_exec l timeout 60 /usr/bin/python3 -c "if 1:
-		import socket, time
-		s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-		s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1)
-		s.bind(('127.0.0.1', $port))
-		time.sleep(60)" &
+	ns_exec l timeout 60 /usr/bin/python3 "$GT" sink --port "$port" --secs 60 &
 	pypid=$!
 	wait_port l "$port" || case_fail "python receiver did not bind $port"
 	before=$(udp_inerrors l)
@@ -558,27 +544,9 @@ t_dodgy() {
 	veth_topo || { case_fail "veth setup"; case_end; topo_down; return; }
 	wr_in a filter "dev a0" >/dev/null
 	wr reset 1 >/dev/null
-	ns_exec a timeout 60 /usr/bin/python3 -c "if 1:
-		import socket, struct
-		def csum(b):
-			s = sum(struct.unpack('!%dH' % (len(b) // 2), b))
-			s = (s >> 16) + (s & 0xffff)
-			return ~(s + (s >> 16)) & 0xffff
-		dst = bytes.fromhex('$(mac_of b b0)'.replace(':', ''))
-		src = bytes.fromhex('$(mac_of a a0)'.replace(':', ''))
-		pay = b'x' * $((K * S))
-		ip = struct.pack('!BBHHHBBH4s4s', 0x45, 0, 40 + len(pay), 1, 0x4000, 64, 6, 0,
-				 socket.inet_aton('10.71.0.1'), socket.inet_aton('10.71.0.2'))
-		ip = ip[:10] + struct.pack('!H', csum(ip)) + ip[12:]
-		tcp = struct.pack('!HHIIBBHHH', 40000, $port, 1, 0, 5 << 4, 0x18, 65535, 0, 0)
-		# flags NEEDS_CSUM, GSO_TCPV4, hdr_len, gso_size, csum_start, csum_offset
-		vnet = struct.pack('<BBHHHH', 1, 1, 54, $S, 34, 16)
-		s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
-		s.setsockopt(263, 15, 1)	# SOL_PACKET, PACKET_VNET_HDR
-		s.bind(('a0', 0))
-		for i in range($n):
-			s.send(vnet + dst + src + b'\x08\x00' + ip + tcp + pay)
-	" || case_fail "packet socket sender failed"
+	ns_exec a timeout 60 /usr/bin/python3 "$GT" dodgy --dev a0 --src-mac "$(mac_of a a0)" \
+		--dst-mac "$(mac_of b b0)" --port "$port" --count "$n" --len $((K * S)) \
+		--gso-size "$S" || case_fail "packet socket sender failed"
 	sleep 0.5
 	snap
 	chk tx_gso_tcp_skbs = "$n"
@@ -752,7 +720,7 @@ t_dmesg() {
 
 # ---- main ------------------------------------------------------------------------
 ug_trap_install
-defer "rmmod udpgso_stats 2>/dev/null"
+defer rmmod udpgso_stats
 mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
 for b in "$TX" "$RX"; do
 	[ -x "$b" ] || { emit skip "all: no $b (run make first)"; exit 4; }

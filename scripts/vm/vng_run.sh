@@ -110,5 +110,12 @@ esac
 ug_trap_install
 timeout -k 10 "$tmo" "${vng[@]}" -- "$*" </dev/null &
 guest=$!
-defer "kill -0 $guest && { kill -TERM -- -$guest; sleep 2; kill -KILL -- -$guest; }"
+# the guest's process group: TERM, then KILL after 2 s
+stop_guest() {
+	kill -0 "$1" || return 0
+	kill -TERM -- "-$1"
+	sleep 2
+	kill -KILL -- "-$1"
+}
+defer stop_guest "$guest"
 wait "$guest"

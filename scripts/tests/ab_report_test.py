@@ -1,0 +1,137 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Unit tests of the report math of scripts/bench/ab_report.py on known
+data: spreads (medians of odd and even counts, missing values left out),
+counter and /proc/stat deltas, and aggregate(): each configuration's
+medians over its runs that passed, the A/B paired ratios of the
+repetitions both sides have, cost per GiB.  One PASS/FAIL line per test
+(ab_report_test.sh makes them TAP)."""
+import argparse
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))), "bench"))
+import ab_report as R  # noqa: E402
+import ab_stats as S  # noqa: E402
+
+TESTS = []
+GIB = 1 << 30
+
+
+def test(fn):
+    TESTS.append(fn)
+    return fn
+
+
+def same(a, b):
+    if a != b:
+        raise AssertionError("%r, expected %r" % (a, b))
+
+
+def close(a, b, tol=1e-9):
+    if a is None or abs(a - b) > tol:
+        raise AssertionError("%r, expected %r (+-%g)" % (a, b, tol))
+
+
+@test
+def spread_medians_min_max_n():
+    same(R.spread([3, 1, 2]), {"median": 2, "min": 1, "max": 3, "n": 3})
+    same(R.spread([4, 1, None, 2, 3]), {"median": 2.5, "min": 1, "max": 4, "n": 4})
+    same(R.spread([None, None]), None)
+    same(R.spread([]), None)
+
+
+@test
+def counter_deltas():
+    same(R.delta({"a": 1, "b": 5, "c": 2}, {"a": 4, "b": 5, "d": 9}), {"a": 3})
+    same(R.delta({"a": 1, "b": 5}, {"a": 4, "b": 5}, keep_zero=True), {"a": 3, "b": 0})
+
+
+@test
+def proc_stat_delta_in_seconds():
+    s0 = "cpu  100 10 50 1000 5 2 8 0 0 0"
+    s1 = "cpu  300 10 150 1100 5 4 48 6 0 0"
+    d = R.stat_delta(s0, s1, 100)
+    close(d["user"], 2.0)
+    close(d["system"], 1.0)
+    close(d["softirq"], 0.4)
+    close(d["steal"], 0.06)
+    # busy: user + nice + system + irq + softirq (not idle, iowait, steal)
+    close(d["busy"], 2.0 + 0 + 1.0 + 0.02 + 0.4)
+
+
+def run(setting, rep, mbps, cost_s, nbytes, status="ok"):
+    """a run as one_run() returns it, with the fields aggregate() reads"""
+    r = {"tx_mode": "gso-cmsg", "rx_mode": "gro", "setting": setting, "rep": rep,
+         "config": 1, "status": status, "features": {}, "contradictions": [],
+         "rx_MBps": mbps, "cost_per_GiB": S.per_gib(cost_s, nbytes),
+         "cpu_cost_per_GiB": S.per_gib(cost_s, nbytes), "disturbed": False}
+    if status != "ok":
+        r["error"] = "failed"
+    return r
+
+
+OPTS = {"level": 95.0, "width": None, "min_pairs": 3, "max_reps": 5, "metric": "rx_MBps",
+        "stop": None}
+
+
+@test
+def cost_per_gib():
+    close(S.per_gib(2.0, 4 * GIB), 0.5)
+    close(S.per_gib(1.5, GIB // 2), 3.0)
+    same(S.per_gib(1.0, 0), None)
+
+
+@test
+def aggregate_medians_per_configuration():
+    runs = [run("A", 1, 100.0, 1.0, GIB), run("A", 2, 300.0, 1.0, 2 * GIB),
+            run("A", 3, 200.0, 3.0, GIB), run("A", 4, 999.0, 1.0, GIB, status="fail"),
+            run("B", 1, 50.0, 2.0, GIB), run("B", 2, 150.0, 2.0, GIB),
+            run("B", 3, 100.0, 1.0, GIB)]
+    cfgs, _ = R.aggregate(runs, ["A", "B"], OPTS)
+    a, b = cfgs
+    same((a["setting"], a["runs"], a["ok"], a["failed"]), ("A", 4, 3, 1))
+    # the failed run's 999 MB/s is not in the median
+    same(a["rx_MBps"], {"median": 200.0, "min": 100.0, "max": 300.0, "n": 3})
+    # cost per GiB: 1.0, 0.5, 3.0 CPU-seconds per GiB
+    same(a["cost_per_GiB"], {"median": 1.0, "min": 0.5, "max": 3.0, "n": 3})
+    same(b["rx_MBps"]["median"], 100.0)
+    same(b["cost_per_GiB"]["median"], 2.0)
+
+
+@test
+def aggregate_paired_ratios_of_common_repetitions():
+    runs = [run("A", 1, 100.0, 1.0, GIB), run("A", 2, 300.0, 1.0, GIB),
+            run("A", 3, 200.0, 1.0, GIB), run("A", 4, 400.0, 1.0, GIB),
+            run("B", 1, 50.0, 2.0, GIB), run("B", 2, 100.0, 4.0, GIB),
+            run("B", 3, 200.0, 1.0, GIB)]
+    _, ab = R.aggregate(runs, ["A", "B"], OPTS)
+    same(len(ab), 1)
+    e = ab[0]
+    # rep 4 has no B: three pairs, ratios 2, 3, 1
+    same(e["pairs"], 3)
+    same(e["rx_MBps_ratio"], {"median": 2.0, "min": 1.0, "max": 3.0, "n": 3})
+    # cost ratios A/B: 0.5, 0.25, 1
+    same(e["cost_per_GiB_ratio"], {"median": 0.5, "min": 0.25, "max": 1.0, "n": 3})
+    same(S.paired_ratios({1: 100.0, 2: 300.0, 4: 1.0}, {1: 50.0, 2: 100.0, 3: 7.0}),
+         {1: 2.0, 2: 3.0})
+    same(e["stopped_by"], "fixed reps (-n)")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.parse_args()
+    bad = 0
+    for fn in TESTS:
+        try:
+            fn()
+            print("PASS %s" % fn.__name__.replace("_", " "))
+        except Exception as e:      # a failing test names itself and goes on
+            bad += 1
+            print("FAIL %s: %s: %s" % (fn.__name__.replace("_", " "), type(e).__name__, e))
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
