@@ -71,7 +71,7 @@ OUTPUT ?= $(CURDIR)
 BINS := $(addprefix $(OUTPUT)/,$(TEST_GEN_FILES))
 
 .PHONY: all run_tests check run modes bench kmod kmod-debug-check kmod-icount bpf install clean setup \
-	compare
+	compare netif-check staircase
 all: $(BINS) bpf
 
 # the BPF twin of kmod/ (bpf/udpgso_stats): without clang, bpftool,
@@ -151,6 +151,18 @@ kmod:
 # then reused; installs missing build tools first (scripts/vm/kmod_debug_kernel.sh)
 kmod-debug-check: all
 	@UDPGSO_BIN=$(OUTPUT) ./scripts/vm/kmod_debug_kernel.sh --setup
+
+# NETIF mode of udpgso_ab.sh on a NIC with queues and IRQs: a TCG guest with
+# two multiqueue virtio-net NICs (scripts/vm/netif_guest.sh; its `run` case
+# alone took 1426 s in a TCG guest on a loaded host, so not part of `make check`); ARGS="--kernel 6.1.0-56-amd64 --keep DIR ..."
+netif-check: all
+	@UDPGSO_BIN=$(OUTPUT) ./scripts/vm/netif_guest.sh $(ARGS)
+
+# seed 001's staircase (scripts/bench/staircase.sh) in that guest, kept in
+# results/<date>-netif-staircase/
+staircase: all
+	@UDPGSO_BIN=$(OUTPUT) ./scripts/vm/netif_guest.sh --only staircase --secs 3 \
+		--keep results/$$(date -u +%Y%m%dT%H%M%SZ)-netif-staircase $(ARGS)
 
 # the module's cost in guest instructions (a benchmark: scripts/bench/kmod_icount.sh)
 kmod-icount: all

@@ -166,7 +166,7 @@ static void rx_datagram(struct worker *w, const uint8_t *p, size_t len)
 	if (len > (size_t)UG_HDR_LEN &&
 	    ug_check_pattern(p + UG_HDR_LEN, UG_HDR_LEN, len - UG_HDR_LEN))
 		verify_fail(w, p, UG_HDR_LEN, len);
-	if (cfg->reuseport > 1) {
+	if (cfg->nworkers > 1) {
 		pthread_mutex_lock(&flows[id].lock);
 		flow_record(&flows[id], seq);
 		pthread_mutex_unlock(&flows[id].lock);
@@ -481,7 +481,7 @@ static void start_workers(void)
 	cpu_set_t set;
 	int i, err;
 
-	for (i = 0; i < cfg->reuseport; i++) {
+	for (i = 0; i < cfg->nworkers; i++) {
 		pthread_attr_init(&attr);
 		if (cfg->ncpus) {
 			CPU_ZERO(&set);
@@ -514,7 +514,7 @@ static void monitor(void)
 		now = ug_now_ns();
 		calls = bytes = 0;
 		any = false;
-		for (i = 0; i < cfg->reuseport; i++) {
+		for (i = 0; i < cfg->nworkers; i++) {
 			calls += __atomic_load_n(&workers[i].pub_calls, __ATOMIC_RELAXED);
 			bytes += __atomic_load_n(&workers[i].pub_bytes, __ATOMIC_RELAXED);
 			any |= __atomic_load_n(&workers[i].started, __ATOMIC_RELAXED);
@@ -568,12 +568,13 @@ int main(int argc, char **argv)
 
 	/* bind every socket first: a test waits for the port to appear */
 	workers = NULL;
-	if (posix_memalign((void **)&workers, 64, cfg->reuseport * sizeof(*workers)))
+	if (posix_memalign((void **)&workers, 64, cfg->nworkers * sizeof(*workers)))
 		ug_die(1, "out of memory");
-	memset(workers, 0, cfg->reuseport * sizeof(*workers));
-	for (i = 0; i < cfg->reuseport; i++)
-		workers[i].fd = rx_socket();
-	for (i = 0; i < cfg->reuseport; i++)
+	memset(workers, 0, cfg->nworkers * sizeof(*workers));
+	/* --threads N: N workers read each socket */
+	for (i = 0; i < cfg->nworkers; i++)
+		workers[i].fd = i % cfg->threads ? workers[i - 1].fd : rx_socket();
+	for (i = 0; i < cfg->nworkers; i++)
 		worker_init(&workers[i], i, workers[i].fd);
 	if (cfg->seq) {
 		flows = xcalloc(cfg->flows, sizeof(*flows));
@@ -583,9 +584,10 @@ int main(int argc, char **argv)
 
 	start_workers();
 	monitor();
-	for (i = 0; i < cfg->reuseport; i++) {
+	for (i = 0; i < cfg->nworkers; i++) {
 		pthread_join(workers[i].thread, NULL);
-		close(workers[i].fd);
+		if (i % cfg->threads == cfg->threads - 1)
+			close(workers[i].fd);
 	}
 
 	view.cfg = cfg;
@@ -594,7 +596,7 @@ int main(int argc, char **argv)
 	view.stop = g_stop;
 	errors = rx_report(&view);
 
-	for (i = 0; i < cfg->reuseport; i++) {
+	for (i = 0; i < cfg->nworkers; i++) {
 		free(workers[i].buf);
 		free(workers[i].msgs);
 		free(workers[i].iovs);

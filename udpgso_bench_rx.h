@@ -43,6 +43,8 @@ struct rx_cfg {
 	int mode;
 	int batch;
 	int reuseport;
+	int threads;				/* reading threads per socket */
+	int nworkers;				/* reuseport x threads */
 	int flows;
 	long long rcvbuf;			/* 0: upstream's 2 MiB */
 	int ncpus;

@@ -16,7 +16,7 @@ const char *const rx_mode_names[] = { "recv", "recvmsg", "recvmmsg", NULL };
 
 static const struct rx_cfg rx_defaults = {
 	.family = AF_INET6, .port = 8000, .mode = MODE_RECV, .batch = 64,
-	.reuseport = 1, .flows = 1,
+	.reuseport = 1, .threads = 1, .flows = 1,
 };
 
 
@@ -24,7 +24,8 @@ static const struct rx_cfg rx_defaults = {
 
 #define RX_USAGE "[-4|-6] [-b addr] [-C ms] [-G] [-l len] [-n nr] [-p port] [-r] " \
 	"[-R ms] [-S gso_size] [-t] [-v] [--json] [--mode recv|recvmsg|recvmmsg] " \
-	"[--batch N] [--reuseport N] [--seq] [--flows N] [--rcvbuf BYTES] [--cpu LIST]"
+	"[--batch N] [--reuseport N] [--threads N] [--seq] [--flows N] [--rcvbuf BYTES] " \
+	"[--cpu LIST]"
 
 static void __attribute__((noreturn)) usage_die(const char *what)
 {
@@ -32,7 +33,7 @@ static void __attribute__((noreturn)) usage_die(const char *what)
 }
 
 enum {
-	OPT_JSON = 256, OPT_MODE, OPT_BATCH, OPT_REUSEPORT, OPT_SEQ, OPT_FLOWS,
+	OPT_JSON = 256, OPT_MODE, OPT_BATCH, OPT_REUSEPORT, OPT_THREADS, OPT_SEQ, OPT_FLOWS,
 	OPT_RCVBUF, OPT_CPU,
 };
 
@@ -41,6 +42,7 @@ static const struct option long_opts[] = {
 	{ "mode", required_argument, NULL, OPT_MODE },
 	{ "batch", required_argument, NULL, OPT_BATCH },
 	{ "reuseport", required_argument, NULL, OPT_REUSEPORT },
+	{ "threads", required_argument, NULL, OPT_THREADS },
 	{ "seq", no_argument, NULL, OPT_SEQ },
 	{ "flows", required_argument, NULL, OPT_FLOWS },
 	{ "rcvbuf", required_argument, NULL, OPT_RCVBUF },
@@ -117,6 +119,9 @@ void rx_parse_opts(int argc, char **argv, struct rx_cfg *o)
 		case OPT_REUSEPORT:
 			o->reuseport = ug_parse_ll("--reuseport", optarg, 1, 64);
 			break;
+		case OPT_THREADS:
+			o->threads = ug_parse_ll("--threads", optarg, 1, 64);
+			break;
 		case OPT_SEQ:
 			o->seq = true;
 			break;
@@ -175,6 +180,7 @@ void rx_parse_opts(int argc, char **argv, struct rx_cfg *o)
 			 "-t reads with --mode recv only");
 		ug_die_if(batch_set, "-t conflicts with --batch (recvmmsg is for UDP)");
 		ug_die_if(o->reuseport > 1, "-t conflicts with --reuseport (one connection)");
+		ug_die_if(o->threads > 1, "-t conflicts with --threads (one connection)");
 	}
 	/*
 	 * -G/-S need the gso_size cmsg: recvmmsg reads a batch of them per call
@@ -189,10 +195,12 @@ void rx_parse_opts(int argc, char **argv, struct rx_cfg *o)
 	ug_die_if(batch_set && o->mode != MODE_RECVMMSG, "--batch needs --mode recvmmsg");
 	if (o->mode != MODE_RECVMMSG)
 		o->batch = 1;
-	if (o->read_all && (unsigned long long)o->batch * RX_MSG_LEN * o->reuseport >
+	o->nworkers = o->reuseport * o->threads;
+	if (o->read_all && (unsigned long long)o->batch * RX_MSG_LEN * o->nworkers >
 	    RX_MAX_BUF)
-		ug_die(1, "--batch %d x --reuseport %d x 64 KiB buffers: more than 1 GiB, "
-		       "allowed batch x reuseport <= 16384", o->batch, o->reuseport);
+		ug_die(1, "--batch %d x --reuseport %d x --threads %d x 64 KiB buffers: more than "
+		       "1 GiB, allowed batch x reuseport x threads <= 16384", o->batch,
+		       o->reuseport, o->threads);
 
 	if (o->bind_str)
 		o->bind_len = ug_parse_addr("-b", o->bind_str, o->family,

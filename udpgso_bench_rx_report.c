@@ -32,7 +32,7 @@ static void sum_up(const struct rx_view *v, struct totals *t)
 	int i, e;
 
 	memset(t, 0, sizeof(*t));
-	for (i = 0; i < cfg->reuseport; i++) {
+	for (i = 0; i < cfg->nworkers; i++) {
 		const struct worker *w = &v->workers[i];
 
 		t->bytes += w->bytes;
@@ -93,6 +93,7 @@ static void print_json(const struct rx_view *v, const struct totals *t)
 	ug_json_i64(&j, "expected_gso_size", cfg->exp_gso);
 	ug_json_i64(&j, "batch", cfg->batch);
 	ug_json_i64(&j, "reuseport", cfg->reuseport);
+	ug_json_i64(&j, "threads", cfg->threads);
 	ug_json_bool(&j, "seq", cfg->seq);
 	ug_json_i64(&j, "flows", cfg->seq ? cfg->flows : 0);
 	ug_json_i64(&j, "rcvbuf", cfg->rcvbuf ? cfg->rcvbuf : RX_RCVBUF_DEF);
@@ -130,10 +131,29 @@ static void print_json(const struct rx_view *v, const struct totals *t)
 	ug_json_u64(&j, "verify_errors", t->err[E_VERIFY]);
 	ug_json_arr_open(&j, "sockets");
 	for (i = 0; i < cfg->reuseport; i++) {
+		uint64_t dg = 0, by = 0, rd = 0;
+		int k;
+
+		/* a socket's counts: those of the --threads workers reading it */
+		for (k = i * cfg->threads; k < (i + 1) * cfg->threads; k++) {
+			dg += v->workers[k].datagrams;
+			by += v->workers[k].bytes;
+			rd += v->workers[k].reads;
+		}
 		ug_json_obj_open(&j, NULL);
 		ug_json_i64(&j, "index", i);
+		ug_json_u64(&j, "datagrams", dg);
+		ug_json_u64(&j, "bytes", by);
+		ug_json_u64(&j, "reads", rd);
+		ug_json_obj_close(&j);
+	}
+	ug_json_arr_close(&j);
+	ug_json_arr_open(&j, "threads");
+	for (i = 0; i < cfg->nworkers; i++) {
+		ug_json_obj_open(&j, NULL);
+		ug_json_i64(&j, "index", i);
+		ug_json_i64(&j, "socket", i / cfg->threads);
 		ug_json_u64(&j, "datagrams", v->workers[i].datagrams);
-		ug_json_u64(&j, "bytes", v->workers[i].bytes);
 		ug_json_u64(&j, "reads", v->workers[i].reads);
 		ug_json_obj_close(&j);
 	}
@@ -149,7 +169,7 @@ static const struct worker *first_with(const struct rx_view *v, int e)
 
 	int i;
 
-	for (i = 0; i < cfg->reuseport; i++)
+	for (i = 0; i < cfg->nworkers; i++)
 		if (v->workers[i].err[e])
 			return &v->workers[i];
 	return &v->workers[0];

@@ -8,7 +8,8 @@
 #   snapshot.sh check DEV FEATURE...   exit 1 naming the first FEATURE DEV
 #                                      does not list in `ethtool -k`
 #   snapshot.sh features DEV           its ethtool -k features, one a line
-#   snapshot.sh counters DEV           Udp/UdpLite MIB, sysfs and ethtool -S
+#   snapshot.sh counters DEV           Udp/UdpLite MIB, sysfs, ethtool -S, per-queue
+#                                      qstats (netlink) and the device's IRQ counts
 #   snapshot.sh agent                  answer requests on stdin (see do_agent)
 #
 # What is recorded: net.core.{r,w}mem_{max,default}; the network namespaces
@@ -29,6 +30,12 @@ export LC_ALL=C
 # Plain failures (ethtool: not supported) are part of the snapshot.
 snap_bad=0
 chk() { [ "$1" -lt 128 ] || snap_bad=1; }
+
+# the per-queue netlink stats reader beside this file (absent when this
+# file is piped to a peer with bash -s: counters then have no qstat lines)
+QSTATS=
+case "$0" in */snapshot.sh) QSTATS=$(dirname "$0")/qstats.py ;; esac
+NCPU=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
 
 SYSCTLS="net.core.rmem_max net.core.rmem_default net.core.wmem_max net.core.wmem_default"
 # features as "feat NAME on|off" (changeable) and "fixed NAME on|off";
@@ -89,10 +96,22 @@ snap_flowhash() {
 	done
 }
 
+# the directory of DEV's MSI vectors: its device's, or for a virtio device
+# (net/X/device is virtioN) the PCI function's above it
+dev_msi_dir() {
+	local d=/sys/class/net/$1/device
+	if [ -d "$d/msi_irqs" ]; then
+		echo "$d/msi_irqs"
+	elif [ -d "$d/../msi_irqs" ]; then
+		echo "$d/../msi_irqs"
+	fi
+}
+
 dev_irqs() {
-	local d=/sys/class/net/$1/device/msi_irqs
+	local d
+	d=$(dev_msi_dir "$1")
 	{
-		if [ -d "$d" ]; then ls "$d"; fi
+		if [ -n "$d" ]; then ls "$d"; fi
 		awk -v dev="$1" '$NF ~ "^" dev "([-_].*)?$" { sub(/:/, "", $1); print $1 }' \
 			/proc/interrupts
 	} | sort -un
@@ -239,6 +258,28 @@ do_counters() {
 			echo "ethtool $k $v"
 		done
 	}
+	# a device with a driver: per-queue packets and bytes from netlink
+	# qstats (6.10+ drivers report them there, not in ethtool -S) and its
+	# IRQs' counts per CPU from /proc/interrupts
+	[ -e "/sys/class/net/$1/device" ] || return 0
+	if [ -n "$QSTATS" ] && [ -r "$QSTATS" ]; then
+		python3 "$QSTATS" "$1" 2>/dev/null
+	fi
+	local d irq n name w
+	local -A mine=()
+	d=$(dev_msi_dir "$1")
+	if [ -n "$d" ]; then
+		for irq in "$d"/*; do mine[${irq##*/}]=1; done
+	fi
+	while read -r irq l; do
+		irq=${irq%:}
+		[ -n "${mine[$irq]:-}" ] || continue
+		# "N: c0 c1 ... chip hwirq-type name": the counts, then the name
+		read -ra w <<<"$l"
+		name=${w[${#w[@]} - 1]}
+		n=$NCPU
+		echo "irq $irq $name ${w[*]:0:n}"
+	done </proc/interrupts
 }
 
 # agent: read requests on stdin, answer each followed by a line @@END;

@@ -20,6 +20,7 @@ import sys
 import time
 
 import ab_plots
+import ab_queues
 import ab_stats
 import ab_summary
 
@@ -252,6 +253,8 @@ def one_run(path, conf):
     # who counted: the module, or its BPF twin (udpgso_stats, with its mode)
     c["kmod_source"] = (sec.get("kmod.source", "").strip() or "kmod") if c["kmod"] is not None else None
     r["counters"] = c
+    # per-queue and per-IRQ deltas (devices with queue stats or IRQs)
+    r["where"] = ab_queues.run_deltas(sec)
     check(r, tx, rx)
     return r
 
@@ -633,6 +636,10 @@ def main(argv=None):
     cost_label = cost_label_of(conf)
     notes = list(conf["notes"])
     made = make_plots(d, conf, configs, ab, settings, opts, cost_label, notes)
+    qsum = ab_queues.summarize(runs)
+    if conf.get("plots") == "1" and made:
+        made += ab_queues.plot(d, qsum, "where the work went: %s on %s, %s" % (
+            conf["label"], conf["host"], conf["kernel"]))
     with open(os.path.join(d, "command")) as f:
         command = f.read().strip()
     res = run_doc(conf, settings, command, cost_label)
@@ -643,7 +650,13 @@ def main(argv=None):
                     if conf.get("loadavg_start") else None),
         "pin": {"tx_cpu": conf.get("tx_cpu") or None, "rx_cpu": conf.get("rx_cpu") or None},
         "notes": notes, "timing": timing_of(runs, warm, wall_time(d, conf)), "plots": made,
-        "configs": configs, "ab": ab, "runs": runs,
+        "configs": configs, "ab": ab, "runs": runs, "queues": qsum,
+        "flows": int(conf.get("flows") or 1),
+        "device_options": {k: conf.get(k) or None for k in
+                           ("channels", "irq_cpus", "rps", "xps", "flow_hash")},
+        "queue_conf": {k: conf.get(k) for k in
+                       ("dev_tx", "dev_rx", "flows", "tx_threads", "tx_sockets", "rx_reuseport",
+                        "channels", "irq_cpus", "rps", "xps", "flow_hash")},
         "warmup": [{k: r.get(k) for k in ("index", "tx_mode", "rx_mode", "setting", "status",
                                           "rx_MBps", "loss_pct", "raw_log")} for r in warm],
     })
@@ -778,6 +791,9 @@ def write_summary(d, res):
                 fmt_spread(a["rx_MBps_ratio"], "%.2f"), fmt_spread(a["cost_per_GiB_ratio"], "%.2f")))
     L.append("")
     L.extend(ab_summary.ci_table(res))
+    if res.get("queues"):
+        L.append("")
+        L.extend(ab_queues.summary_lines(res["queues"], res["queue_conf"]))
     bad = [(r["index"], x) for r in res["runs"] for x in r["contradictions"]]
     if bad:
         L.append("")

@@ -230,6 +230,7 @@ rx_launch() {
 	[ -n "$rmem" ] && [ "$rxm" != tcp ] && rcvbuf="--rcvbuf $rmem"
 	rx_cmd[$n]="$RXR -4 -p $((port_base + n % 100)) --json -C 30000 -R $idle_ms ${RXA[$rxm]}"
 	rx_cmd[$n]+=" $pin_rx $rcvbuf"
+	[ "$rx_reuseport" = 1 ] || [ "$rxm" = tcp ] || rx_cmd[$n]+=" --reuseport $rx_reuseport"
 	if [ "$rtype" = ssh ]; then
 		ssh "${ssh_opts[@]}" "${rargs[@]}" -- "timeout $((secs + 60)) ${rx_cmd[$n]}" \
 			</dev/null >"$tmp/rx.$n.json" 2>"$tmp/rx.$n.err" &
@@ -252,6 +253,8 @@ run_one() {	# IDX CONFIG TXMODE RXMODE SETTING REP
 	txa=${TXA[$txm]}
 	[ -n "$tx_cpu" ] && pin_tx="-C $tx_cpu"
 	local txcmd="$TX -4 -D $dst -p $port -l $secs --json $txa $pin_tx"
+	[ "$tx_threads" = 1 ] || txcmd+=" --threads $tx_threads"
+	[ "$tx_sockets" = 1 ] || txcmd+=" --sockets $tx_sockets"
 	if [ "$use_perf" = 1 ]; then
 		[ -n "${perf_pid[$idx]:-}" ] || perf_launch "$idx"
 		perfpid=${perf_pid[$idx]}

@@ -17,6 +17,7 @@ AB_DIR=$(cd "$(dirname "$0")" && pwd)
 SNAP=$AB_DIR/../snapshot.sh
 . "$AB_DIR/ab_run.sh"
 . "$AB_DIR/ab_rounds.sh"
+. "$AB_DIR/ab_dev.sh"
 
 TX_MODES="sendto sendmmsg gso-cmsg gso-sockopt sendmmsg-gso zerocopy tcp"
 RX_MODES="plain recvmmsg gro"
@@ -57,14 +58,18 @@ usage: $ug_prog [options]
                      pair before its first measured pair, not counted)
   --no-pin           do not pin tx and rx (default with 2+ CPUs on the local pair:
                      tx on CPU 0, rx on CPU 1)
-  --size BYTES       datagram size (64..1472, default 1472); GSO modes send
+  --size BYTES       datagram size (1..1472, default 1472); GSO modes send
                      --segs of them per call
   --segs N           segments per GSO send / messages per sendmmsg (1..64, 44)
-  --channels N       ethtool -L rx N tx N on both devices
+  --threads N        tx threads, each with its own socket: N flows (1..64, default 1)
+  --sockets N        tx sockets per thread: threads x sockets flows (1..64, default 1)
+  --reuseport N      rx: N SO_REUSEPORT sockets, a thread each (1..64, default 1)
+  --channels N       N queues on both devices: ethtool -L rx N tx N, or combined N
+                     where the device has combined channels (up to its maximum)
   --flow-hash        ethtool -N rx-flow-hash udp4 sdfn on the receiving device
-  --irq-cpus LIST    IRQ affinity (smp_affinity_list) for NETIF's queue IRQs
-  --rps MASK         RPS mask on the receiving device's rx queues
-  --xps MASK         XPS mask on the sending device's tx queues
+  --irq-cpus LIST    IRQ affinity (smp_affinity_list) for NETIF's IRQs (online CPUs)
+  --rps MASK         RPS mask on the receiving device's rx queues (online CPUs; 0 off)
+  --xps MASK         XPS mask on the sending device's tx queues (online CPUs; 0 off)
   --tx-cpu N         pin tx to CPU N;  --rx-cpu N: pin rx to CPU N
   --rmem BYTES       net.core.rmem_max/rmem_default (and rx --rcvbuf)
   --wmem BYTES       net.core.wmem_max/wmem_default
@@ -117,6 +122,7 @@ done
 # ---- options -------------------------------------------------------------------
 reps=3 secs=1 size=1472 segs=44 preset= a_spec= b_spec= have_ab=0
 tx_list=${TX_MODES// /,} rx_list=plain,gro
+tx_threads=1 tx_sockets=1 rx_reuseport=1
 channels= flowhash=0 irq_cpus= rps= xps= tx_cpu= rx_cpu= rmem= wmem=
 label= out_root=$UG_TOP/results use_perf=1 use_plots=1 dry=0
 idle_ms=2000
@@ -153,8 +159,13 @@ while [ $# -gt 0 ]; do
 		case "$metric" in mbps | cost) ;; *) ug_die "--metric '$metric': allowed mbps, cost" ;; esac ;;
 	--no-warmup) warmup=0 ;;
 	--no-pin) pin=0 ;;
-	--size) need_arg "$1" $#; int_in "$1" "$2" 64 1472; size=$2; shift ;;
+	# the tools send any payload from 1 byte (a --seq stamp, not used
+	# here, would need 16); 1472 fills a 1500-byte MTU
+	--size) need_arg "$1" $#; int_in "$1" "$2" 1 1472; size=$2; shift ;;
 	--segs) need_arg "$1" $#; int_in "$1" "$2" 1 64; segs=$2; shift ;;
+	--threads) need_arg "$1" $#; int_in "$1" "$2" 1 64; tx_threads=$2; shift ;;
+	--sockets) need_arg "$1" $#; int_in "$1" "$2" 1 64; tx_sockets=$2; shift ;;
+	--reuseport) need_arg "$1" $#; int_in "$1" "$2" 1 64; rx_reuseport=$2; shift ;;
 	--channels) need_arg "$1" $#; int_in "$1" "$2" 1 1024; channels=$2; shift ;;
 	--flow-hash) flowhash=1 ;;
 	--irq-cpus) need_arg "$1" $#; irq_cpus=$2; shift
@@ -410,6 +421,12 @@ else
 	feats_rx=$feats_tx
 fi
 rate_speed_check "$dev_tx" "$dev_speed"
+# --channels, --irq-cpus, --rps, --xps against the devices and machines
+if [ "$remote" = 1 ]; then
+	dev_check L R
+else
+	dev_check VL VL
+fi
 # tx and rx on CPUs of their own, where there are two
 if [ "$pin" = 1 ] && [ "$remote" = 0 ] && [ "$(nproc)" -ge 2 ] &&
    [ -z "$tx_cpu" ] && [ -z "$rx_cpu" ]; then
@@ -560,10 +577,12 @@ set_sysctls() {	# SIDE-RUNNER
 set_sysctls L
 set_sysctls R
 if [ -n "$channels" ]; then
-	L ethtool -L "$dev_tx" rx "$channels" tx "$channels" </dev/null >/dev/null 2>&1 ||
-		notes+=("ethtool -L $dev_tx rx $channels tx $channels: refused by the device")
-	R ethtool -L "$dev_rx" rx "$channels" tx "$channels" </dev/null >/dev/null 2>&1 ||
-		notes+=("ethtool -L $dev_rx rx $channels tx $channels: refused by the device")
+	# shellcheck disable=SC2086 # chan_*: ethtool -L arguments (ab_dev.sh)
+	L ethtool -L "$dev_tx" $chan_tx </dev/null >/dev/null 2>&1 ||
+		notes+=("ethtool -L $dev_tx $chan_tx: refused by the device")
+	# shellcheck disable=SC2086
+	R ethtool -L "$dev_rx" $chan_rx </dev/null >/dev/null 2>&1 ||
+		notes+=("ethtool -L $dev_rx $chan_rx: refused by the device")
 fi
 if [ "$flowhash" = 1 ]; then
 	R ethtool -N "$dev_rx" rx-flow-hash udp4 sdfn </dev/null >/dev/null 2>&1 ||
@@ -657,6 +676,15 @@ write_conf() {
 	echo "secs=$secs"
 	echo "size=$size"
 	echo "segs=$segs"
+	echo "flows=$((tx_threads * tx_sockets))"
+	echo "tx_threads=$tx_threads"
+	echo "tx_sockets=$tx_sockets"
+	echo "rx_reuseport=$rx_reuseport"
+	echo "channels=$channels"
+	echo "irq_cpus=$irq_cpus"
+	echo "rps=$rps"
+	echo "xps=$xps"
+	echo "flow_hash=$([ "$flowhash" = 1 ] && echo sdfn)"
 	echo "topology=$([ "$remote" = 1 ] && echo "remote-$rtype" || echo local-veth)"
 	echo "dev_tx=$dev_tx"
 	echo "dev_rx=$dev_rx"
