@@ -114,11 +114,14 @@ run_planned() {
 pending_pairs() {
 	local out tx rx pi
 	out=$("$py_stats" "$AB_DIR/ab_report.py" "$resdir" --pending) || return 1
+	# (the loop's own status is its last comparison's: not the function's)
 	while read -r tx rx; do
+		[ -n "$tx" ] || continue
 		for pi in "${!pairs[@]}"; do
-			[ "${pairs[$pi]}" = "$tx $rx" ] && echo "$pi"
+			if [ "${pairs[$pi]}" = "$tx $rx" ]; then echo "$pi"; fi
 		done
 	done <<<"$out"
+	return 0
 }
 
 run_rounds() {
