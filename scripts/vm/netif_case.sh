@@ -205,8 +205,8 @@ watch_verdict() {	# NAME
 		emit "not ok" "$1: during the run: $good of $n samples as asked; first other: $(grep -v ' ok$' "$work/$1.watch" | head -1)"
 	fi
 }
-# jq-less look into results.json
-rj() { /usr/bin/python3 -c "import json,sys; r=json.load(open(sys.argv[1])); $2" "$(resdir_of "$3")results.json"; }
+# rj WHAT RES: netif_summary.py's figures of a run's results.json
+rj() { /usr/bin/python3 "$(dirname "$0")/netif_summary.py" "$1" "$(resdir_of "$2")results.json"; }
 
 # ---- run: several flows --------------------------------------------------------
 if wanted run; then
@@ -215,7 +215,7 @@ if wanted run; then
 		emit "not ok" "run: udpgso_ab.sh exit $rc: $(tail -2 "${keep:-$work}/run.log" | tr '\n' ' ')"; fi
 	watch_verdict run
 	same_as run "$work/before"
-	v=$(rj 'q = r["queues"][0]; print(q["rxq_carrying"], len(q["rxq_packets"]), q["rxq_packets"], sum(i["total"] for i in q["irqs"] if "input" in i["name"] and i["side"] == "rx"))' "$work/res-run" 2>&1)
+	v=$(rj run "$work/res-run" 2>&1)
 	read -r carry nq pk irqn <<<"$v"
 	if [ "${carry:-0}" -ge 2 ] 2>/dev/null; then
 		emit ok "run: 8 flows: $carry of $nq rx queues carry traffic (packets ${pk}); rx input IRQs fired ${irqn##* } times"
@@ -228,7 +228,7 @@ fi
 if wanted oneflow; then
 	ab oneflow --preset none --tx sendto --rx plain -n 1 "${DEVOPTS[@]}"
 	[ "$rc" = 0 ] || emit "not ok" "oneflow: udpgso_ab.sh exit $rc"
-	v=$(rj 'q = r["queues"][0]; print(q["rxq_carrying"], q["rxq_packets"])' "$work/res-oneflow" 2>&1)
+	v=$(rj oneflow "$work/res-oneflow" 2>&1)
 	read -r carry pk <<<"$v"
 	if [ "${carry:-0}" = 1 ]; then
 		emit ok "oneflow: 1 flow: 1 rx queue carries it (packets $pk)"
@@ -245,11 +245,7 @@ if wanted csum; then
 	# A (checksumming on): GSO active, the driver's tx queues see every
 	# segment (software segmentation before it: no tx-udp-segmentation);
 	# B (off): the kernel refuses GSO (EIO), the tool falls back
-	v=$(rj '
-A = [x for x in r["runs"] if x["setting"] == "A" and x["status"] == "ok"][0]
-B = [x for x in r["runs"] if x["setting"] == "B" and x["status"] == "ok"][0]
-tq = sum(sum(A["where"]["tx"]["queues"]["tx"]["packets"]) for _ in [0])
-print(int(A["tx_gso_active"]), A["tx_calls"], A["tx_datagrams"], tq, int(B["tx_gso_fallback"]), B["tx_calls"], B["tx_datagrams"])' "$work/res-csum" 2>&1)
+	v=$(rj csum "$work/res-csum" 2>&1)
 	read -r a_gso a_calls a_dg a_txq b_fb b_calls b_dg <<<"$v"
 	if [ "${a_gso:-0}" = 1 ] && [ "${a_txq:-0}" -ge "${a_dg:-1}" ] 2>/dev/null &&
 	   [ "$a_dg" -ge $((a_calls * 10)) ]; then
@@ -349,9 +345,7 @@ if [ -n "$only" ] && case ",$only," in *,staircase,*) true ;; *) false ;; esac; 
 	rc=$?
 	[ -z "$keep" ] || cp "$work/staircase.log" "$keep/"
 	sd=$(ls -d "$sroot"/*-staircase/ 2>/dev/null | tail -1)
-	v=$(/usr/bin/python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))
-print(" ".join("%s=%.3f" % (s["step"], s["rx_Mpps"]) if s["runs"] else s["step"] + "=failed"
-               for s in r["steps"]))' "${sd}results.json" 2>&1)
+	v=$(/usr/bin/python3 "$(dirname "$0")/netif_summary.py" staircase "${sd}results.json" 2>&1)
 	if [ "$rc" = 0 ] && [[ "$v" != *failed* ]] && [ -n "$sd" ]; then
 		emit ok "staircase: every step ran (rx Mpps: $v)"
 	else

@@ -1,0 +1,55 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""The figures netif_case.sh reads from a results.json, one line each:
+
+  run        rx queues carrying traffic, rx queue count, per-queue packets,
+             rx input IRQs fired
+  oneflow    rx queues carrying traffic, per-queue packets
+  csum       A: gso active, calls, datagrams, packets on the tx queues;
+             B: gso fallback, calls, datagrams
+  staircase  STEP=Mpps for every step (STEP=failed where no run)
+"""
+import argparse
+import json
+
+
+def run(r):
+    q = r["queues"][0]
+    irqs = sum(i["total"] for i in q["irqs"] if "input" in i["name"] and i["side"] == "rx")
+    return [q["rxq_carrying"], len(q["rxq_packets"]), q["rxq_packets"], irqs]
+
+
+def oneflow(r):
+    q = r["queues"][0]
+    return [q["rxq_carrying"], q["rxq_packets"]]
+
+
+def first_ok(r, setting):
+    return [x for x in r["runs"] if x["setting"] == setting and x["status"] == "ok"][0]
+
+
+def csum(r):
+    a, b = first_ok(r, "A"), first_ok(r, "B")
+    txq = sum(a["where"]["tx"]["queues"]["tx"]["packets"])
+    return [int(a["tx_gso_active"]), a["tx_calls"], a["tx_datagrams"], txq,
+            int(b["tx_gso_fallback"]), b["tx_calls"], b["tx_datagrams"]]
+
+
+def staircase(r):
+    return [" ".join("%s=%.3f" % (s["step"], s["rx_Mpps"]) if s["runs"]
+                     else s["step"] + "=failed" for s in r["steps"])]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("what", choices=["run", "oneflow", "csum", "staircase"])
+    ap.add_argument("results", help="a results.json")
+    a = ap.parse_args()
+    with open(a.results) as f:
+        r = json.load(f)
+    print(*globals()[a.what](r))
+
+
+if __name__ == "__main__":
+    main()
