@@ -367,3 +367,29 @@ ug_jcheck() { python3 "$UG_TOP/scripts/ugjson.py" check "$@"; }
 
 # ug_jmerge KEY=FILE...: one JSON object {KEY: FILE's object, ...} on stdout
 ug_jmerge() { python3 "$UG_TOP/scripts/ugjson.py" merge "$@"; }
+
+# ---- a kmod benchmark's host side (scripts/bench/kmod_bench.sh, kmod_icount.sh) ---
+# ug_kmod_host_setup: the guest kernel (kver: --kernel, else the newest in
+# /boot) and its headers (hdr), the results directory (out, default
+# results/kmod-overhead-DATE, made absolute), a work directory removed at
+# exit (work), and the module built against hdr into $work/build
+ug_kmod_host_setup() {
+	[ -x "$UDPGSO_BIN/udpgso_bench_tx" ] || ug_die "no $UDPGSO_BIN/udpgso_bench_tx (run make)"
+	case "$UDPGSO_BIN" in /*) ;; *) UDPGSO_BIN=$(cd "$UDPGSO_BIN" && pwd) ;; esac
+	if [ -z "$kver" ]; then
+		kver=$(find /boot -maxdepth 1 -name 'vmlinuz-*' | sed 's|/boot/vmlinuz-||' |
+			sort -V | tail -1)
+	fi
+	[ -r "/boot/vmlinuz-$kver" ] || ug_die "--kernel '$kver': no /boot/vmlinuz-$kver"
+	hdr=/usr/src/linux-headers-$kver
+	[ -f "$hdr/Makefile" ] || hdr=/lib/modules/$kver/build
+	[ -f "$hdr/Makefile" ] || ug_die "--kernel '$kver': no headers (linux-headers-$kver)"
+	[ -n "$out" ] || out=$UG_TOP/results/kmod-overhead-$(date -u +%Y-%m-%d)
+	mkdir -p "$out" || ug_die "--out '$out': cannot create"
+	out=$(cd "$out" && pwd)
+	work=$(mktemp -d "/tmp/ug${ug_prog%.sh}.XXXXXX")
+	ug_trap_install
+	defer rm -rf "$work"
+	make -s -C "$UG_TOP/kmod" KDIR="$hdr" BUILD="$work/build" >"$work/build.log" 2>&1 ||
+		{ cat "$work/build.log" >&2; ug_die "module build against $hdr failed"; }
+}

@@ -117,24 +117,7 @@ if [ -n "$in_guest" ]; then
 fi
 
 # ---- on the host ----------------------------------------------------------------
-[ -x "$UDPGSO_BIN/udpgso_bench_tx" ] || ug_die "no $UDPGSO_BIN/udpgso_bench_tx (run make)"
-case "$UDPGSO_BIN" in /*) ;; *) UDPGSO_BIN=$(cd "$UDPGSO_BIN" && pwd) ;; esac
-if [ -z "$kver" ]; then
-	kver=$(find /boot -maxdepth 1 -name 'vmlinuz-*' | sed 's|/boot/vmlinuz-||' | sort -V | tail -1)
-fi
-[ -r "/boot/vmlinuz-$kver" ] || ug_die "--kernel '$kver': no /boot/vmlinuz-$kver"
-hdr=/usr/src/linux-headers-$kver
-[ -f "$hdr/Makefile" ] || hdr=/lib/modules/$kver/build
-[ -f "$hdr/Makefile" ] || ug_die "--kernel '$kver': no headers (linux-headers-$kver)"
-[ -n "$out" ] || out=$UG_TOP/results/kmod-overhead-$(date -u +%Y-%m-%d)
-mkdir -p "$out" || ug_die "--out '$out': cannot create"
-out=$(cd "$out" && pwd)
-
-work=$(mktemp -d /tmp/ugbench.XXXXXX)
-ug_trap_install
-defer rm -rf "$work"
-make -s -C "$UG_TOP/kmod" KDIR="$hdr" BUILD="$work/build" >"$work/build.log" 2>&1 ||
-	{ cat "$work/build.log" >&2; ug_die "module build against $hdr failed"; }
+ug_kmod_host_setup
 
 UG_VNG_ACCEL=${UG_VNG_ACCEL:-$("$UG_TOP/scripts/vm/vng_run.sh" --kernel "/boot/vmlinuz-$kver" --probe-accel)}
 export UG_VNG_ACCEL
