@@ -14,6 +14,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))), "bench"))
 import ab_report as R  # noqa: E402
 import ab_stats as S  # noqa: E402
+from ugtest import run_tests  # noqa: E402
 
 TESTS = []
 GIB = 1 << 30
@@ -122,15 +123,7 @@ def aggregate_paired_ratios_of_common_repetitions():
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.parse_args()
-    bad = 0
-    for fn in TESTS:
-        try:
-            fn()
-            print("PASS %s" % fn.__name__.replace("_", " "))
-        except Exception as e:      # a failing test names itself and goes on
-            bad += 1
-            print("FAIL %s: %s: %s" % (fn.__name__.replace("_", " "), type(e).__name__, e))
-    return 1 if bad else 0
+    return run_tests(TESTS)
 
 
 if __name__ == "__main__":

@@ -12,6 +12,7 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))), "bench"))
 import ab_stats as S  # noqa: E402
+from ugtest import run_tests  # noqa: E402
 
 TESTS = []
 
@@ -302,15 +303,7 @@ def main():
         for b in bad[:10]:
             print("# " + b)
         return 1 if bad else 0
-    bad = 0
-    for fn in TESTS:
-        try:
-            fn()
-            print("PASS %s" % fn.__name__.replace("_", " "))
-        except Exception as e:      # a failing test names itself and goes on
-            bad += 1
-            print("FAIL %s: %s: %s" % (fn.__name__.replace("_", " "), type(e).__name__, e))
-    return 1 if bad else 0
+    return run_tests(TESTS)
 
 
 if __name__ == "__main__":
