@@ -26,12 +26,16 @@ TX_PARTS := udpgso_bench_tx_opts.c udpgso_bench_tx_plan.c udpgso_bench_tx_ring.c
 	    udpgso_bench_tx_send.c udpgso_bench_tx_report.c udpgso_bench_tx.h
 # udpgso_bench_rx: options, the receive side (udpgso_bench_rx.c), summary
 RX_PARTS := udpgso_bench_rx_opts.c udpgso_bench_rx_report.c udpgso_bench_rx.h
-# udpgso: the runner (udpgso.c), its cases and expectations, its options
-GSO_PARTS := udpgso_cases.c udpgso_opts.c udpgso.h
-# udpgso_wire: send + capture + self-test (udpgso_wire.c), packets and
-# the segment check (_pkt), the UDP GRO conformance runner (_gro) and its
-# cases (_grocases)
-WIRE_PARTS := udpgso_wire_pkt.c udpgso_wire_gro.c udpgso_wire_grocases.c udpgso_wire.h
+# the capture (AF_PACKET) and the per-segment check: udpgso_wire's, linked
+# into udpgso too (--sink-capture)
+WIRE_CHECK := udpgso_wire_cap.c udpgso_wire_pkt.c udpgso_wire.h
+# udpgso: the runner (udpgso.c), its cases and expectations, its options,
+# the segments on the sink (_sink, with the wire check)
+GSO_PARTS := udpgso_cases.c udpgso_opts.c udpgso_sink.c udpgso.h $(WIRE_CHECK)
+# udpgso_wire: send + self-test (udpgso_wire.c), the capture (_cap),
+# packets and the segment check (_pkt), the UDP GRO conformance runner
+# (_gro) and its cases (_grocases)
+WIRE_PARTS := udpgso_wire_gro.c udpgso_wire_grocases.c $(WIRE_CHECK)
 
 CFLAGS ?= -O2
 # "-D_GNU_SOURCE=" (empty) equals a "#define _GNU_SOURCE" line; it is here

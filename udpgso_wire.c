@@ -30,135 +30,6 @@
 #define UDP_NO_CHECK6_TX	101
 #endif
 
-/* ---- plumbing shared with the GRO runner ------------------------------ */
-
-static int wire_own_ns = -1;
-
-/* UG_WIRE_NOVNET=1 takes the pre-6.2 path on any kernel (to test it) */
-bool wire_use_vnet(void)
-{
-	const char *no = getenv("UG_WIRE_NOVNET");
-
-	if (no && *no && strcmp(no, "0"))
-		return false;
-	return ug_kernel_version() >= UG_KVER(6, 2, 0);
-}
-
-void wire_netns_enter(const char *name)
-{
-	char path[256];
-	int fd;
-
-	if (wire_own_ns < 0) {
-		wire_own_ns = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
-		if (wire_own_ns < 0)
-			ug_die_errno(1, "open /proc/self/ns/net");
-	}
-	if (!name || !*name) {
-		if (setns(wire_own_ns, CLONE_NEWNET))
-			ug_die_errno(1, "setns back to our own network namespace");
-		return;
-	}
-	snprintf(path, sizeof(path), "/run/netns/%s", name);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		ug_die_errno(1, "--netns %s: no such network namespace (%s)", name, path);
-	if (setns(fd, CLONE_NEWNET))
-		ug_die_errno(1, "setns %s", path);
-	close(fd);
-}
-
-int wire_packet_socket(const char *dev, bool vnet, int *ifindex)
-{
-	struct sockaddr_ll sll = { .sll_family = AF_PACKET, .sll_protocol = htons(ETH_P_ALL) };
-	int fd, one = 1;
-
-	sll.sll_ifindex = (int)if_nametoindex(dev);
-	if (!sll.sll_ifindex)
-		ug_die(1, "device '%s': no such device in this network namespace", dev);
-	fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, htons(ETH_P_ALL));
-	if (fd < 0)
-		ug_die_errno(1, "socket(AF_PACKET)");
-	if (setsockopt(fd, SOL_PACKET, PACKET_AUXDATA, &one, sizeof(one)))
-		ug_die_errno(1, "PACKET_AUXDATA");
-	if (vnet && setsockopt(fd, SOL_PACKET, PACKET_VNET_HDR, &one, sizeof(one)))
-		ug_skip("PACKET_VNET_HDR: %s", strerror(errno));
-	if (bind(fd, (struct sockaddr *)&sll, sizeof(sll)))
-		ug_die_errno(1, "bind AF_PACKET to %s", dev);
-	if (ifindex)
-		*ifindex = sll.sll_ifindex;
-	return fd;
-}
-
-int wire_packet_recv(int fd, uint8_t *buf, size_t size, bool vnet, int timeout_ms,
-		     struct wire_frame *f, int *pkttype)
-{
-	char ctl[CMSG_SPACE(sizeof(struct tpacket_auxdata))];
-	struct sockaddr_ll sll;
-	struct iovec iov[2];
-	struct msghdr msg = {
-		.msg_name = &sll, .msg_namelen = sizeof(sll), .msg_iov = iov,
-		.msg_control = ctl, .msg_controllen = sizeof(ctl),
-	};
-	struct pollfd pfd = { .fd = fd, .events = POLLIN };
-	struct cmsghdr *c;
-	ssize_t n;
-
-	memset(f, 0, sizeof(*f));
-	if (poll(&pfd, 1, timeout_ms) <= 0)
-		return 0;
-	iov[0].iov_base = &f->vnet;
-	iov[0].iov_len = vnet ? sizeof(f->vnet) : 0;
-	iov[1].iov_base = buf;
-	iov[1].iov_len = size;
-	msg.msg_iovlen = 2;
-	n = recvmsg(fd, &msg, MSG_DONTWAIT);
-	if (n < 0)
-		return errno == EAGAIN ? 0 : -1;
-	if (vnet) {
-		if (n < (ssize_t)sizeof(f->vnet))
-			return -1;
-		n -= sizeof(f->vnet);
-		f->has_vnet = true;
-	}
-	f->buf = buf;
-	f->len = (size_t)n;
-	for (c = CMSG_FIRSTHDR(&msg); c; c = CMSG_NXTHDR(&msg, c)) {
-		if (c->cmsg_level == SOL_PACKET && c->cmsg_type == PACKET_AUXDATA) {
-			struct tpacket_auxdata aux;
-
-			memcpy(&aux, CMSG_DATA(c), sizeof(aux));
-			f->tp_status = aux.tp_status;
-		}
-	}
-	*pkttype = sll.sll_pkttype;
-	return 1;
-}
-
-int wire_parse_addr(const char *opt, const char *s, int family, struct wire_addr *a)
-{
-	memset(a, 0, sizeof(*a));
-	a->family = family;
-	if (inet_pton(family, s, family == AF_INET ? (void *)&a->v4 : (void *)&a->v6) != 1)
-		ug_die(1, "%s '%s': not a numeric %s address", opt, s,
-		       family == AF_INET ? "IPv4" : "IPv6");
-	return 0;
-}
-
-void wire_parse_mac(const char *opt, const char *s, uint8_t mac[6])
-{
-	unsigned int m[6];
-	int i;
-
-	if (sscanf(s, "%x:%x:%x:%x:%x:%x", &m[0], &m[1], &m[2], &m[3], &m[4], &m[5]) != 6)
-		ug_die(1, "%s '%s': allowed a MAC address aa:bb:cc:dd:ee:ff", opt, s);
-	for (i = 0; i < 6; i++) {
-		if (m[i] > 255)
-			ug_die(1, "%s '%s': allowed a MAC address aa:bb:cc:dd:ee:ff", opt, s);
-		mac[i] = (uint8_t)m[i];
-	}
-}
-
 static void wire_sockaddr(const struct wire_addr *a, uint16_t port,
 			  struct sockaddr_storage *ss, socklen_t *len)
 {
@@ -180,43 +51,15 @@ static void wire_sockaddr(const struct wire_addr *a, uint16_t port,
 	}
 }
 
-/* ---- capture: frames in, checked ---------------------------------------- */
-
-struct wire_cap {
-	int fd;
-	bool egress;		/* outgoing frames only, else incoming only */
-	int timeout_ms;		/* quiet time that ends a capture */
-};
-
-static uint8_t frame_buf[WIRE_FRAME_MAX];
-
-/*
- * Read frames until the expected payload is complete (or a failure, or
- * @c->timeout_ms without one of ours); print the summary or the failure.
- */
+/* one capture, checked to the end; the summary or the failure on stdout */
 static int wire_capture_check(const struct wire_cap *c, const struct wire_expect *e,
 			      const char *label)
 {
 	struct wire_state st;
-	struct wire_frame f;
 	enum wire_err err = WE_OK;
 	char why[256];
-	int r, pkttype;
 
-	wire_state_init(&st);
-	while (st.off < e->total || !st.frames) {
-		r = wire_packet_recv(c->fd, frame_buf, sizeof(frame_buf), wire_use_vnet(),
-				     c->timeout_ms, &f, &pkttype);
-		if (r < 0)
-			ug_die_errno(1, "recvmsg(AF_PACKET)");
-		if (!r)
-			break;
-		if (c->egress != (pkttype == PACKET_OUTGOING))
-			continue;
-		if (wire_check_frame(e, &st, &f, &err, why, sizeof(why)) < 0)
-			break;
-	}
-	if (err == WE_OK)
+	if (!wire_capture(c, e, &st, &err, why, sizeof(why)))
 		wire_check_end(e, &st, &err, why, sizeof(why));
 	if (err != WE_OK) {
 		printf("FAIL %s: %s: %s\n", label, wire_err_name(err), why);
@@ -514,7 +357,8 @@ static int wire_send_main(int argc, char **argv)
 
 enum mut {
 	M_NONE, M_UDP_LEN, M_UDP_CSUM, M_SHIFT, M_IP_CSUM, M_IP_LEN, M_IP_ID, M_SHORT_MID,
-	M_DROP_LAST, M_ZERO_CSUM, M_PARTIAL_BAD, M_PARTIAL_OK, M_EXTHDR, M_DF, M_TTL, M__MAX
+	M_DROP_LAST, M_ZERO_CSUM, M_PARTIAL_BAD, M_PARTIAL_OK, M_EXTHDR, M_DF, M_TTL,
+	M_IPIP_OK, M_IPIP_CSUM, M_IPIP_PAYLOAD, M__MAX
 };
 
 static const struct { const char *name; enum wire_err want; bool v6; } muts[M__MAX] = {
@@ -533,12 +377,40 @@ static const struct { const char *name; enum wire_err want; bool v6; } muts[M__M
 	[M_EXTHDR] = { "IPv6 segment without its destination options header", WE_EXTHDR, true },
 	[M_DF] = { "IPv4 DF clear", WE_IP_DF, false },
 	[M_TTL] = { "IPv6 hop limit 63 in one segment", WE_TTL, true },
+	[M_IPIP_OK] = { "ipip: good segments under an outer IPv4 header", WE_OK, false },
+	[M_IPIP_CSUM] = { "ipip: outer IPv4 header checksum +1", WE_OUTER, false },
+	[M_IPIP_PAYLOAD] = { "ipip: inner payload shifted by 2 bytes", WE_PAYLOAD, false },
 };
+
+static bool mut_ipip(enum mut m)
+{
+	return m == M_IPIP_OK || m == M_IPIP_CSUM || m == M_IPIP_PAYLOAD;
+}
 
 static void put16(uint8_t *p, uint16_t v)
 {
 	p[0] = v >> 8;
 	p[1] = v & 0xff;
+}
+
+/* an outer IPv4 header (protocol 4, IPIP) put under @fr's Ethernet header */
+static size_t wrap_ipip(uint8_t *fr, size_t len, const struct wire_expect *e, bool bad_csum)
+{
+	uint8_t *o = fr + WIRE_ETH_HLEN;
+	uint16_t ck;
+
+	memmove(o + 20, o, len - WIRE_ETH_HLEN);
+	memset(o, 0, 20);
+	o[0] = 0x45;
+	put16(o + 2, (uint16_t)(len - WIRE_ETH_HLEN + 20));
+	o[6] = 0x40;		/* DF */
+	o[8] = 64;
+	o[9] = IPPROTO_IPIP;
+	memcpy(o + 12, &e->osrc.v4, 4);
+	memcpy(o + 16, &e->odst.v4, 4);
+	ck = (uint16_t)~wire_fold(wire_sum(o, 20, 0));
+	put16(o + 10, (uint16_t)(bad_csum ? ck + 1 : ck));
+	return len + 20;
 }
 
 /* the frames of a GSO send of 3 x gso + 100, crafted and mangled by @m */
@@ -563,14 +435,17 @@ static int craft_train(enum mut m, const struct wire_expect *e, uint8_t (*fr)[20
 			break;
 		if (m == M_SHORT_MID && k == 1)
 			c.plen = len - 1;
-		wire_fill(pay, c.plen, e->seed, off + ((m == M_SHIFT && k == 1) ? 2 : 0));
+		wire_fill(pay, c.plen, e->seed, off + (((m == M_SHIFT || m == M_IPIP_PAYLOAD) &&
+							   k == 1) ? 2 : 0));
 		if (m == M_SHORT_MID && k == 2)
 			wire_fill(pay, c.plen, e->seed, off - 1);
 		flen[out] = wire_craft(fr[out], sizeof(fr[out]), &c);
+		if (mut_ipip(m))
+			flen[out] = wrap_ipip(fr[out], flen[out], e, m == M_IPIP_CSUM && k == 1);
 		memset(&f[out], 0, sizeof(f[out]));
 		f[out].buf = fr[out];
 		f[out].len = flen[out];
-		ip = fr[out] + WIRE_ETH_HLEN;
+		ip = fr[out] + WIRE_ETH_HLEN + (mut_ipip(m) ? 20 : 0);
 		uh = fr[out] + flen[out] - 8 - c.plen;
 		if (k == 1 && m == M_UDP_LEN)
 			put16(uh + 4, (uint16_t)(c.plen + 9));
@@ -662,6 +537,11 @@ static int wire_selftest_main(int argc, char **argv)
 				muts[m].v6 ? AF_INET6 : AF_INET, &e.dst);
 		if (muts[m].v6)
 			e.exthdr_len = 8;
+		if (mut_ipip(m)) {
+			e.ipip = true;
+			wire_parse_addr("--osrc", "192.168.9.2", AF_INET, &e.osrc);
+			wire_parse_addr("--odst", "192.168.9.1", AF_INET, &e.odst);
+		}
 		n = craft_train(m, &e, fr, flen, f);
 		/* the wire cannot carry a vnet header: in-memory only */
 		if (inj && (m == M_PARTIAL_OK || m == M_PARTIAL_BAD))

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * udpgso_wire: what is on the wire.  Private header of udpgso_wire.c (the
- * GSO send and capture, the checker's self-test), udpgso_wire_pkt.c
- * (checksums, frame building, parsing and checking of one segment) and
- * udpgso_wire_gro.c (the UDP GRO conformance cases).
+ * GSO send, the checker's self-test), udpgso_wire_cap.c (the AF_PACKET
+ * capture and its loop), udpgso_wire_pkt.c (checksums, frame building,
+ * parsing and checking of one segment) and udpgso_wire_gro.c (the UDP GRO
+ * conformance cases).  udpgso links _cap and _pkt for --sink-capture.
  */
 #ifndef UDPGSO_WIRE_H
 #define UDPGSO_WIRE_H
@@ -50,7 +51,9 @@ struct wire_expect {
 	uint32_t total;		/* UDP payload bytes of the send */
 	uint32_t gso;		/* gso_size; 0: one datagram */
 	uint8_t seed;		/* payload pattern seed */
+	const uint8_t *payload;	/* the bytes sent, else NULL: wire_pat(seed) */
 	int exthdr_len;		/* IPv6 extension header bytes expected */
+	int ip4_opts;		/* IPv4 option bytes expected */
 	bool zero_csum_ok;	/* a zero UDP checksum is allowed (SO_NO_CHECK) */
 	int df;			/* IPv4 DF: 1 set, 0 clear, -1 either */
 	int ttl;		/* TTL / hop limit, 0: any */
@@ -58,7 +61,8 @@ struct wire_expect {
 	uint16_t tunnel_port;
 	bool geneve;		/* geneve (options length in its header), else vxlan */
 	bool outer_zero_ok;
-	struct wire_addr osrc, odst;
+	bool ipip;		/* IPv4 in IPv4 (protocol 4): the outer IPv4 header */
+	struct wire_addr osrc, odst;	/* the tunnel's outer addresses */
 };
 
 /* what the checker learned over the frames of one send */
@@ -131,7 +135,7 @@ int wire_check_frame(const struct wire_expect *e, struct wire_state *st,
 int wire_check_end(const struct wire_expect *e, const struct wire_state *st,
 		   enum wire_err *err, char *why, size_t wlen);
 
-/* ---- plumbing (udpgso_wire.c) ---------------------------------------- */
+/* ---- plumbing (udpgso_wire_cap.c) ------------------------------------ */
 /*
  * Whether capture sockets get a virtio_net header (PACKET_VNET_HDR): from
  * 6.2 on; before, virtio_net_hdr_from_skb has no SKB_GSO_UDP_L4 and the
@@ -147,7 +151,26 @@ int wire_packet_socket(const char *dev, bool vnet, int *ifindex);
 /* read one frame with its auxdata; 0 on timeout, -1 on error */
 int wire_packet_recv(int fd, uint8_t *buf, size_t size, bool vnet, int timeout_ms,
 		     struct wire_frame *f, int *pkttype);
+/* frames the socket dropped since the last call (PACKET_STATISTICS) */
+unsigned int wire_packet_drops(int fd);
 int wire_parse_addr(const char *opt, const char *s, int family, struct wire_addr *a);
+
+/* a capture: its socket, the direction kept, how long it waits */
+struct wire_cap {
+	int fd;
+	bool egress;		/* outgoing frames only, else incoming only */
+	int timeout_ms;		/* quiet time that ends a capture before completion */
+	int linger_ms;		/* after completion (or with nothing expected): read on
+				 * until this quiet time, so extra frames fail */
+};
+/*
+ * Read and check frames of the send @e until its payload is complete (or a
+ * failure, or @c->timeout_ms without a frame), then for @c->linger_ms more.
+ * 0, or -1 with the failure in *@err and @why.  The caller runs
+ * wire_check_end (or, when nothing was expected, looks at @st->frames).
+ */
+int wire_capture(const struct wire_cap *c, const struct wire_expect *e, struct wire_state *st,
+		 enum wire_err *err, char *why, size_t wlen);
 void wire_parse_mac(const char *opt, const char *s, uint8_t mac[6]);
 
 /* ---- UDP GRO conformance (udpgso_wire_gro.c, its cases in _grocases.c) */

@@ -171,8 +171,13 @@ struct wire_l34 {
 	const uint8_t *ip;
 };
 
-/* an IP + UDP packet at @off; 0 when it is not UDP over IPv4/IPv6 */
-static int wire_parse(const uint8_t *b, size_t len, size_t off, struct wire_l34 *p)
+/*
+ * An IP + UDP packet at @off (@proto IPPROTO_UDP), or an IPv4 header
+ * carrying @proto (IPPROTO_IPIP: l4 is then the inner IP header); 0 when it
+ * is neither
+ */
+static int wire_parse(const uint8_t *b, size_t len, size_t off, uint8_t proto,
+		      struct wire_l34 *p)
 {
 	const uint8_t *ip = b + off;
 	uint8_t nh;
@@ -187,7 +192,7 @@ static int wire_parse(const uint8_t *b, size_t len, size_t off, struct wire_l34 
 	if ((ip[0] >> 4) == 4) {
 		size_t ihl = (ip[0] & 15) * 4u;
 
-		if (ihl < 20 || p->avail < ihl + 8 || ip[9] != IPPROTO_UDP)
+		if (ihl < 20 || p->avail < ihl + 8 || ip[9] != proto)
 			return 0;
 		p->s.family = p->d.family = AF_INET;
 		memcpy(&p->s.v4, ip + 12, 4);
@@ -198,7 +203,7 @@ static int wire_parse(const uint8_t *b, size_t len, size_t off, struct wire_l34 
 		p->id = get16(ip + 4);
 		return 1;
 	}
-	if ((ip[0] >> 4) != 6 || p->avail < 48)
+	if ((ip[0] >> 4) != 6 || p->avail < 48 || proto != IPPROTO_UDP)
 		return 0;
 	p->s.family = p->d.family = AF_INET6;
 	memcpy(&p->s.v6, ip + 8, 16);
@@ -294,6 +299,8 @@ static int check_outer(const struct wire_expect *e, const struct wire_frame *f,
 	if (o->s.family == AF_INET && wire_fold(wire_sum(o->ip, o->l4 - o->l3, 0)) != 0xffff)
 		FAIL(WE_OUTER, "segment %d: outer IPv4 header checksum 0x%04x wrong", seg,
 		     get16(o->ip + 10));
+	if (e->ipip)
+		return 0;
 	if (get16(uh + 4) != ulen)
 		FAIL(WE_OUTER, "segment %d: outer UDP length %u, expected %zu (IP payload)",
 		     seg, get16(uh + 4), ulen);
@@ -318,14 +325,20 @@ int wire_check_frame(const struct wire_expect *e, struct wire_state *st,
 	if (f->len < WIRE_ETH_HLEN || get16(b + 12) == 0x8100)
 		return 0;
 	if (e->tunnel_port) {
-		if (!wire_parse(b, f->len, off, &o) || get16(b + o.l4 + 2) != e->tunnel_port)
+		if (!wire_parse(b, f->len, off, IPPROTO_UDP, &o) ||
+		    get16(b + o.l4 + 2) != e->tunnel_port)
 			return 0;
 		/* vxlan: 8 bytes; geneve: 8 + its options (RFC 8926) */
 		off = o.l4 + 8 + WIRE_VXLAN_HLEN + WIRE_ETH_HLEN;
 		if (e->geneve && f->len > o.l4 + 8)
 			off += (b[o.l4 + 8] & 0x3f) * 4u;
 	}
-	if (!wire_parse(b, f->len, off, &p))
+	if (e->ipip) {
+		if (!wire_parse(b, f->len, off, IPPROTO_IPIP, &o))
+			return 0;
+		off = o.l4;
+	}
+	if (!wire_parse(b, f->len, off, IPPROTO_UDP, &p))
 		return 0;
 	uh = b + p.l4;
 	if (get16(uh) != e->sport || get16(uh + 2) != e->dport ||
@@ -339,6 +352,8 @@ int wire_check_frame(const struct wire_expect *e, struct wire_state *st,
 		gso_frame = f->vnet.gso_type != VIRTIO_NET_HDR_GSO_NONE;
 	else
 		gso_frame = e->gso && p.ip_end > p.l4 + 8 + e->gso;
+	if (e->ipip && check_outer(e, f, &o, seg, err, why, wlen))
+		return -1;
 	if (e->tunnel_port) {
 		static uint8_t lco[WIRE_FRAME_MAX];
 		struct wire_frame g = *f;
@@ -383,10 +398,10 @@ int wire_check_frame(const struct wire_expect *e, struct wire_state *st,
 		FAIL(WE_TTL, "segment %d: TTL/hop limit %u, expected %d", seg,
 		     p.ip[p.s.family == AF_INET ? 8 : 7], e->ttl);
 	if (p.s.family == AF_INET) {
-		if (p.l4 - p.l3 != 20)
-			FAIL(WE_IP_LEN, "segment %d: IPv4 header of %zu bytes, expected 20",
-			     seg, p.l4 - p.l3);
-		if (wire_fold(wire_sum(p.ip, 20, 0)) != 0xffff)
+		if (p.l4 - p.l3 != 20u + e->ip4_opts)
+			FAIL(WE_IP_LEN, "segment %d: IPv4 header of %zu bytes, expected %d", seg,
+			     p.l4 - p.l3, 20 + e->ip4_opts);
+		if (wire_fold(wire_sum(p.ip, p.l4 - p.l3, 0)) != 0xffff)
 			FAIL(WE_IP_CSUM, "segment %d: IPv4 header checksum 0x%04x does not sum",
 			     seg, get16(p.ip + 10));
 		if (e->df >= 0 && p.df != e->df)
@@ -425,7 +440,8 @@ int wire_check_frame(const struct wire_expect *e, struct wire_state *st,
 		     seg, plen, st->off, e->total - st->off < e->gso ? e->total - st->off : e->gso,
 		     plen < e->gso ? " (a short segment before the tail)" : "");
 	for (i = 0; i < plen; i++) {
-		uint8_t want = wire_pat(e->seed, st->off + (uint32_t)i);
+		uint8_t want = e->payload ? e->payload[st->off + i] :
+			       wire_pat(e->seed, st->off + (uint32_t)i);
 
 		if (uh[8 + i] != want)
 			FAIL(WE_PAYLOAD,
