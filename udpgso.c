@@ -37,6 +37,7 @@
 #include <unistd.h>
 
 #include "udpgso.h"
+#include "udpgso_wire.h"
 
 #ifndef UDP_CORK
 #define UDP_CORK	1
@@ -47,6 +48,13 @@
 
 /* the options, read-only after parse_opts (udpgso_opts.c) */
 static const struct gso_cfg *cfg;
+
+/*
+ * The payload of every send from offset 0: udpgso_wire's pattern (a 16-bit
+ * counter of 2-byte slots), so that a datagram or segment at the wrong
+ * offset shows wherever it is checked (receive or capture)
+ */
+static uint8_t tx_pat[UG_MAX_UDP6 + 64];
 
 /* ---- the kernel's documented behaviour ------------------------------ */
 
@@ -174,7 +182,7 @@ static int probe_send(int family, int len, int gso)
 		setsockopt(fd, SOL_IP, IP_MTU_DISCOVER, &val, sizeof(val));
 	else
 		setsockopt(fd, SOL_IPV6, IPV6_MTU_DISCOVER, &val, sizeof(val));
-	iov.iov_base = (void *)ug_pattern;
+	iov.iov_base = tx_pat;
 	iov.iov_len = len;
 	msg.msg_iov = &iov;
 	msg.msg_iovlen = 1;
@@ -380,7 +388,7 @@ static bool check_rx(int fdr, const struct expect *e, char *msg, size_t ml)
 				 "expected %d", i + 1, e->nseg, n, want);
 			return false;
 		}
-		if (ug_check_pattern(rbuf, (size_t)i * e->seg, n)) {
+		if (memcmp(rbuf, tx_pat + (size_t)i * e->seg, n)) {
 			snprintf(msg, ml, "datagram %d of %d: payload differs",
 				 i + 1, e->nseg);
 			return false;
@@ -421,16 +429,19 @@ static void sink_init(void)
  * is gso_max_size bytes or more with its headers: gso_features_check()
  * in net/core/dev.c (6.1 and later) then segments it in software.
  */
-static bool check_sink(const struct ctx *c, const struct expect *e,
-		       uint64_t dp, uint64_t db, char *msg, size_t ml)
+struct sink_model {
+	uint64_t wp, wb;	/* packets and bytes on the sink */
+	bool gso;		/* one GSO skb */
+	const char *how;
+};
+
+static struct sink_model sink_model(const struct ctx *c, const struct expect *e)
 {
 	int per = c->hdr + cfg->sink_encap + sink_l2;
 	int len = e->nseg ? (e->nseg - 1) * e->seg + e->last : 0;
 	uint64_t wp = 0, wb = 0;
 	const char *how = "";
-
-	sink_tot_p += dp;
-	sink_tot_b += db;
+	bool gso = false;
 
 	if (e->nseg && cfg->sink_gso != 2) {
 		/*
@@ -445,6 +456,7 @@ static bool check_sink(const struct ctx *c, const struct expect *e,
 		    per + len < sink_gso_max) {
 			wp = 1;
 			wb = per + len;
+			gso = true;
 			how = " (one GSO skb)";
 		} else {
 			wp = e->nseg;
@@ -456,6 +468,17 @@ static bool check_sink(const struct ctx *c, const struct expect *e,
 				      " (segmented: over gso_max_size)";
 		}
 	}
+	return (struct sink_model){ wp, wb, gso, how };
+}
+
+static bool check_sink(const struct sink_model *m, uint64_t dp, uint64_t db, char *msg,
+		       size_t ml)
+{
+	uint64_t wp = m->wp, wb = m->wb;
+	const char *how = m->how;
+
+	sink_tot_p += dp;
+	sink_tot_b += db;
 	if (dp == wp && db == wb) {
 		snprintf(msg, ml, "%s: %llu packets %llu bytes%s", cfg->sink,
 			 (unsigned long long)dp, (unsigned long long)db, how);
@@ -505,7 +528,10 @@ static void run_case(struct ktap *t, int id, int family, bool connected,
 	uint64_t p0 = 0, b0 = 0, p1 = 0, b1 = 0;
 	char desc[200], msg[200] = "", err[120];
 	int fd, len, gso, got = 0, one = 1, zero = 0;
-	struct expect e;
+	struct sockaddr_storage ss = { 0 };
+	socklen_t sl = sizeof(ss);
+	struct expect e, want;
+	struct sink_model sm;
 	struct ctx c;
 	bool ok;
 
@@ -513,6 +539,7 @@ static void run_case(struct ktap *t, int id, int family, bool connected,
 	len = eval(&km, &tc->len, &c);
 	gso = eval(&km, &tc->gso, &c);
 	e = expect_of(&km, cfg, tc, &c, len, gso);
+	want = e;	/* the model's, whatever the send does */
 	snprintf(desc, sizeof(desc), "%s [%d] %s: len=%d gso=%d", variant, id,
 		 tc->name, len, gso);
 
@@ -533,20 +560,21 @@ static void run_case(struct ktap *t, int id, int family, bool connected,
 	}
 	if (!got && cfg->cork && len > 1) {
 		setsockopt(fd, SOL_UDP, UDP_CORK, &one, sizeof(one));
-		got = send_part(fd, family, ug_pattern, 1, gso, tc, connected, 0);
+		got = send_part(fd, family, tx_pat, 1, gso, tc, connected, 0);
 		if (!got)
-			got = send_part(fd, family, ug_pattern + 1, len - 1, gso, tc,
+			got = send_part(fd, family, tx_pat + 1, len - 1, gso, tc,
 					connected, 0);
 		/* the push at uncork reports nothing: udp_lib_setsockopt */
 		setsockopt(fd, SOL_UDP, UDP_CORK, &zero, sizeof(zero));
 	} else if (!got && cfg->msgmore && len > 1) {
-		got = send_part(fd, family, ug_pattern, 1, gso, tc, connected, MSG_MORE);
+		got = send_part(fd, family, tx_pat, 1, gso, tc, connected, MSG_MORE);
 		if (!got)
-			got = send_part(fd, family, ug_pattern + 1, len - 1, gso, tc,
+			got = send_part(fd, family, tx_pat + 1, len - 1, gso, tc,
 					connected, 0);
 	} else if (!got) {
-		got = send_part(fd, family, ug_pattern, len, gso, tc, connected, 0);
+		got = send_part(fd, family, tx_pat, len, gso, tc, connected, 0);
 	}
+	getsockname(fd, (struct sockaddr *)&ss, &sl);	/* the source port */
 	close(fd);
 
 	if (e.err && e.err_hidden) {
@@ -578,16 +606,28 @@ static void run_case(struct ktap *t, int id, int family, bool connected,
 				 e.seg, e.last);
 		ok = cfg->norecv ? true : check_rx(fdr, &e, msg, sizeof(msg));
 	}
-	if (ok && cfg->sink) {
-		if (sink_read("statistics/tx_packets", &p1) ||
-		    sink_read("statistics/tx_bytes", &b1))
-			ug_die(1, "--sink %s: cannot read its statistics",
-			       cfg->sink);
-		ok = check_sink(&c, &e, p1 - p0, b1 - b0, msg, sizeof(msg));
-	}
+	if (cfg->sink && (sink_read("statistics/tx_packets", &p1) ||
+			  sink_read("statistics/tx_bytes", &b1)))
+		ug_die(1, "--sink %s: cannot read its statistics", cfg->sink);
+	sm = sink_model(&c, &want);
+	if (ok && cfg->sink)
+		ok = check_sink(&sm, p1 - p0, b1 - b0, msg, sizeof(msg));
 	ktap_result(t, ok, "%s: %s%s%s", desc, err, *msg ? "; " : "", msg);
 	if (!ok && fdr >= 0)
 		drain(fdr);
+	if (cfg->sink_capture) {
+		struct sockaddr_storage dst;
+		struct sink_send s = {
+			.e = &want, .dst = &dst, .sport = ug_get_port(&ss), .payload = tx_pat,
+			.extra = c.extra, .nocheck = tc->sp == SP_NOCHECK,
+			.frames = (int)sm.wp, .gso_frames = sm.gso, .how = sm.how,
+			.dev_packets = p1 - p0,
+		};
+
+		dst = dst_addr(family, &s.dl);
+		ok = sink_cap_check(&s, msg, sizeof(msg));
+		ktap_result(t, ok, "%s: wire[%d]: %s", desc, want.nseg, msg);
+	}
 }
 
 /* ---- variants ------------------------------------------------------- */
@@ -651,7 +691,7 @@ int main(int argc, char **argv)
 	struct ktap t;
 
 	ug_set_prog(argv[0]);
-	ug_pattern_init();
+	wire_fill(tx_pat, sizeof(tx_pat), 0, 0);
 	parse_opts(argc, argv, &opts);
 	cfg = &opts;
 	if (cfg->sink) {
@@ -661,6 +701,8 @@ int main(int argc, char **argv)
 			ug_die(1, "--sink %s: cannot read its statistics", cfg->sink);
 	}
 	model_init(cfg->v4 ? AF_INET : AF_INET6);
+	if (cfg->sink_capture)
+		sink_cap_open(cfg);
 	if (cfg->sink) {
 		/* the probes' datagrams leave through the sink too */
 		if (sink_read("statistics/tx_packets", &p1) ||
@@ -683,5 +725,7 @@ int main(int argc, char **argv)
 		ktap_info("sink totals (cases and probes): %s packets=%llu bytes=%llu",
 			  cfg->sink,
 			  (unsigned long long)sink_tot_p, (unsigned long long)sink_tot_b);
+	if (cfg->sink_capture)
+		sink_cap_totals();
 	return ktap_finish(&t);
 }

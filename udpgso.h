@@ -67,6 +67,8 @@ struct gso_cfg {
 	int sink_gso;		/* 0 hw: GSO skb reaches the device; 1 sw; 2 none */
 	int sink_encap;		/* outer header bytes per packet on the sink */
 	bool sw_csum;		/* egress device has no checksum offload */
+	const char *sink_capture;	/* capture and check every segment here */
+	const char *sink_outer;	/* ipip: the outer "SRC,DST" on the sink */
 	const char *kver;	/* --kernel-version: model another kernel */
 };
 
@@ -106,5 +108,26 @@ int eval(const struct model *km, const struct val *v, const struct ctx *c);
 /* what the kernel documented for this version does with one send */
 struct expect expect_of(const struct model *km, const struct gso_cfg *cfg,
 			const struct tcase *tc, const struct ctx *c, int len, int gso);
+
+/* ---- the segments on the sink (udpgso_sink.c) ------------------------ */
+/* what one case must have put on the sink, and the sink's model of it */
+struct sink_send {
+	const struct expect *e;		/* nseg 0: nothing (the send fails) */
+	const struct sockaddr_storage *dst;
+	socklen_t dl;
+	uint16_t sport;
+	const uint8_t *payload;		/* the bytes sent */
+	int extra;			/* IPv4 option / IPv6 extension header bytes */
+	bool nocheck;			/* SO_NO_CHECK: a zero checksum allowed */
+	int frames, gso_frames;		/* the sink's model: packets, GSO skbs */
+	const char *how;		/* and why */
+	uint64_t dev_packets;		/* the device's tx delta, for the message */
+};
+
+void sink_cap_open(const struct gso_cfg *cfg);
+/* capture and check one send; one line of facts in @msg either way */
+bool sink_cap_check(const struct sink_send *s, char *msg, size_t ml);
+/* "# sink wire totals: ..." */
+void sink_cap_totals(void);
 
 #endif

@@ -9,8 +9,13 @@
 #
 #   lo, device MTU 1500 / route MTU 1500: send and receive back, exact
 #   sink device (dummy; veth when this kernel has no dummy): -R, exact tx
-#   packet/byte counts: one GSO skb (tx-udp-segmentation on) vs N segments
-#   ipip tunnel over the sink: send results, as upstream
+#   packet/byte counts: one GSO skb (tx-udp-segmentation on) vs N segments,
+#   and every segment captured there and checked (--sink-capture: one
+#   "wire[N]" line per case, N the segments expected; docs/suite.md)
+#   ipip tunnel over the sink: send results, as upstream, and for IPv4
+#   the segments under their outer header on the sink
+#   the sink capture's self-test: captured where nothing of ours passes,
+#   or against the other GSO model, every case that sends must fail
 #
 # usage: udpgso.sh [-v] [-k PATTERN]
 #   -v: also print udpgso's own output; -k: only variants whose name matches
@@ -44,6 +49,9 @@ ug_trap_install
 
 model_printed=0
 nvar=0
+# set by wire_selftest for its variants: "MINSEG CLASS": every wire line of
+# a case expecting MINSEG segments or more must fail as CLASS
+wire_neg=""
 
 # ---- setups (run in the variant's namespace) --------------------------------
 setup_loopback() {	# NS
@@ -162,7 +170,8 @@ tx_counters() {		# NS DEV -> "packets bytes" from ip -s -j link
 #   REQS: space separated commands needed (ethtool, python3); SETUP_CMD is
 #   evaluated with $ns set to the variant's namespace
 run_variant() {
-	local name=$1 reqs=$2 setup=$3 ns out rc line why sink="" c0 c1 a prev=""
+	local name=$1 reqs=$2 setup=$3 ns out rc line why sink="" c0 c1 a prev="" cap=""
+	local nneg=0
 	shift 4
 	# shellcheck disable=SC2053
 	[[ "$name" == $only ]] || return 0
@@ -188,6 +197,7 @@ run_variant() {
 	fi
 	for a in "$@"; do
 		[ "$prev" = "--sink" ] && sink=$a
+		[ "$prev" = "--sink-capture" ] && cap=$a
 		prev=$a
 	done
 	[ -n "$sink" ] && c0=$(tx_counters "$ns" "$sink")
@@ -195,6 +205,10 @@ run_variant() {
 	rc=$?
 	[ "$verbose" = 1 ] && echo "$out" | sed 's/^/#   /'
 	while IFS= read -r line; do
+		if [ -n "$wire_neg" ]; then
+			wire_neg_line "$name" "$line" && nneg=$((nneg + 1))
+			continue
+		fi
 		case "$line" in
 		"ok "*"# SKIP"*)
 			line=${line#ok }; line=${line#* }
@@ -205,7 +219,7 @@ run_variant() {
 			line=${line#not ok }; ktap_fail "$name: ${line#* }" ;;
 		"# kernel"* | "# segment limit"* | "# gso_size"* | "# GSO without"*)
 			[ "$model_printed" = 1 ] || echo "$line" ;;
-		"# sink totals"*)
+		"# sink totals"* | "# sink wire totals"* | "# sink capture"*)
 			echo "$line" ;;
 		"#"* | "TAP version"* | 1..*) ;;
 		*)	echo "# $name: $line" ;;
@@ -217,12 +231,75 @@ run_variant() {
 	4) ktap_skip "$name" "$(echo "$out" | grep SKIP | tail -n 1)" ;;
 	*) ktap_fail "$name: udpgso exit status" "exit $rc" ;;
 	esac
-	if [ -n "$sink" ] && [ "$rc" -le 1 ]; then
+	if [ -n "$wire_neg" ]; then
+		if [ "$nneg" -gt 0 ]; then
+			ktap_ok "$name: the capture failed every case it had to ($nneg)"
+		else
+			ktap_fail "$name: no case failed at the capture (vacuous)"
+		fi
+	elif [ -n "$sink" ] && [ "$rc" -le 1 ]; then
 		# the device counters as ip -s -j link reports them
 		c1=$(tx_counters "$ns" "$sink")
 		check_totals "$name" "$c0" "$c1" "$out"
+		[ -z "$cap" ] || check_wire "$name" "$cap" "$out"
 	fi
 	defer_scope_end
+}
+
+# every case got its wire line, and segments were seen at all
+check_wire() {		# NAME DEV OUTPUT
+	local nall nwire tot s f g
+	nall=$(grep -cE '^(not )?ok [0-9]+ .* \[[0-9]+\] ' <<<"$3")
+	nwire=$(grep -cE '^(not )?ok [0-9]+ .*: wire\[[0-9]+\]: ' <<<"$3")
+	tot=$(grep '^# sink wire totals' <<<"$3")
+	s=$(sed -n 's/.* segments=\([0-9]*\).*/\1/p' <<<"$tot")
+	f=$(sed -n 's/.* frames=\([0-9]*\).*/\1/p' <<<"$tot")
+	g=$(sed -n 's/.* gso_frames=\([0-9]*\).*/\1/p' <<<"$tot")
+	if [ "$nwire" -gt 0 ] && [ "$nwire" = "$((nall - nwire))" ] && [ "${s:-0}" -gt 0 ]; then
+		ktap_ok "$1: wire: $nwire of $nwire cases checked on $2, ${s} segments in" \
+			"${f:-?} frames (${g:-?} GSO frames)"
+	else
+		ktap_fail "$1: wire: $nwire wire lines for $((nall - nwire)) cases," \
+			"${s:-no} segments captured on $2 (expected every case, and segments)"
+	fi
+}
+
+# in a wire_selftest variant: a wire line of a case expecting at least
+# MINSEG segments must fail as CLASS (status 0: one such failure); other
+# wire lines as they are; the rest is not what this variant asserts
+wire_neg_line() {	# NAME LINE
+	local min=${wire_neg%% *} class=${wire_neg#* } l=$2 st n msg
+	case "$l" in
+	"ok "*": wire["*"]: "* | "not ok "*": wire["*"]: "*) ;;
+	"#"* | "TAP version"* | 1..*) return 1 ;;
+	*) echo "# not asserted here: $l"; return 1 ;;
+	esac
+	st=ok
+	[ "${l#not ok }" != "$l" ] && { st="not ok"; l=${l#not ok }; } || l=${l#ok }
+	l=${l#* }
+	n=${l##*: wire\[}
+	msg=${n#*\]: }
+	n=${n%%\]*}
+	if [ "$n" -lt "$min" ]; then
+		[ "$st" = ok ] && ktap_ok "$1: $l" || ktap_fail "$1: $l"
+		return 1
+	fi
+	if [ "$st" = "not ok" ] && [ "${msg#"$class": }" != "$msg" ]; then
+		ktap_ok "$1: ${l%%: wire\[*}: wire[$n] failed as expected: $msg"
+		return 0
+	fi
+	ktap_fail "$1: ${l%%: wire\[*}: wire[$n] $st, expected to fail as $class: $msg"
+	return 1
+}
+
+# wire_selftest NAME "MINSEG CLASS" SETUP -- ARGS: run_variant with its
+# wire lines inverted (wire_neg_line)
+wire_selftest() {
+	local name=$1 neg=$2 setup=$3
+	shift 4
+	wire_neg=$neg
+	run_variant "$name" "ethtool python3" "$setup" -- "$@"
+	wire_neg=""
 }
 
 # the counters udpgso read per case add up to ip -s -j link's delta
@@ -264,20 +341,31 @@ if [ -z "$sink_kind" ]; then
 else
 	[ "$sink_kind" = veth ] &&
 		ktap_info "no dummy device on this kernel: the sink is a veth"
+	cap=(--sink-capture sink)
 	for f in 4 6; do
 		run_variant "ipv$f hw-gso hw-csum ($sink_kind sink)" "ethtool python3" \
 			'setup_sink_gso $ns on on' -- -"$f" -C -R --sink sink \
-			--sink-gso hw
+			--sink-gso hw "${cap[@]}"
 		run_variant "ipv$f sw-gso hw-csum ($sink_kind sink)" "ethtool python3" \
 			'setup_sink_gso $ns off on' -- -"$f" -C -R --sink sink \
-			--sink-gso sw
+			--sink-gso sw "${cap[@]}"
 		run_variant "ipv$f sw-gso sw-csum ($sink_kind sink)" "ethtool python3" \
 			'setup_sink_gso $ns off off' -- -"$f" -C -R --sink sink \
-			--sink-gso sw --csum sw
+			--sink-gso sw --csum sw "${cap[@]}"
 		run_variant "ipv$f sw-gso sw-csum msg_more ($sink_kind sink)" \
 			"ethtool python3" 'setup_sink_gso $ns off off' -- -"$f" -C \
-			-m -R --sink sink --sink-gso sw --csum sw
+			-m -R --sink sink --sink-gso sw --csum sw "${cap[@]}"
 	done
+	# the capture cannot pass vacuously: on lo nothing of ours passes
+	# (every send expecting a segment fails as seg_count, the failing
+	# sends pass), and a device doing GSO checked against the software
+	# model (2xMSS+1: one GSO frame where 3 segments were expected)
+	wire_selftest "ipv4 sink wire self-test: capture on lo" "1 seg_count" \
+		'setup_sink_gso $ns off on' -- -4 -C -R --sink sink --sink-gso sw \
+		--sink-capture lo
+	wire_selftest "ipv4 sink wire self-test: hw-gso sink, sw model" "2 frames" \
+		'setup_sink_gso $ns on on' -- -4 -C -R -t 8 --sink sink --sink-gso sw \
+		"${cap[@]}"
 fi
 for f in 4 6; do
 	for cs in on off; do
@@ -293,7 +381,8 @@ for f in 4 6; do
 		# header, as one GSO skb when the tunnel device has checksum
 		# offload (USO needs it, 2b2bc3bab158), else as segments; an
 		# ipip device drops IPv6, so nothing reaches the sink
-		sink_args=(--sink sink --sink-encap 20 --sink-gso "$csum")
+		sink_args=(--sink sink --sink-encap 20 --sink-gso "$csum"
+			   --sink-capture sink --sink-outer 10.1.1.2,10.1.1.1)
 		[ "$f" = 6 ] && sink_args=(--sink sink --sink-gso none)
 		run_variant "ipv$f tunnel $csum-csum ($sink_kind sink)" \
 			"ethtool python3" "setup_ipip \$ns $cs" -- -"$f" -C -R \

@@ -26,12 +26,16 @@ static void usage(void)
 {
 	printf("usage: %s [-4] [-6] [-c] [-C] [-m|--cork] [-s] [-R] [-t N] [-p port]\n"
 	       "          [--sink DEV --sink-gso hw|sw|none --sink-encap N]\n"
+	       "          [--sink-capture DEV [--sink-outer SRC,DST]]\n"
 	       "          [--csum hw|sw] [--kernel-version X.Y.Z] [-L] [-h]\n"
 	       "  -4/-6 family (default both), -c connected, -C unconnected\n"
 	       "  (default both), -m MSG_MORE, --cork UDP_CORK, -s setsockopt\n"
 	       "  UDP_SEGMENT instead of cmsg, -R do not receive, -t N one case\n"
 	       "  (0..%d), -L list cases, --sink DEV check DEV's tx counters,\n"
-	       "  -h/--help this text\n",
+	       "  --sink-capture DEV capture every segment on DEV (AF_PACKET\n"
+	       "  egress) and check it: one more line per case, \"wire[N]\" with N\n"
+	       "  the segments expected; --sink-outer SRC,DST the ipip tunnel's\n"
+	       "  outer IPv4 addresses there, -h/--help this text\n",
 	       ug_prog, NCASES - 1);
 	exit(0);
 }
@@ -44,6 +48,8 @@ void parse_opts(int argc, char **argv, struct gso_cfg *o)
 		{ "sink-gso", required_argument, NULL, 'G' },
 		{ "sink-encap", required_argument, NULL, 'E' },
 		{ "csum", required_argument, NULL, 'X' },
+		{ "sink-capture", required_argument, NULL, 'W' },
+		{ "sink-outer", required_argument, NULL, 'O' },
 		{ "kernel-version", required_argument, NULL, 'V' },
 		{ "list", no_argument, NULL, 'L' },
 		{ "help", no_argument, NULL, 'h' },
@@ -105,6 +111,12 @@ void parse_opts(int argc, char **argv, struct gso_cfg *o)
 		case 'V':
 			o->kver = optarg;
 			break;
+		case 'W':
+			o->sink_capture = optarg;
+			break;
+		case 'O':
+			o->sink_outer = optarg;
+			break;
 		case 'L':
 			list_cases();
 			exit(0);
@@ -118,7 +130,8 @@ void parse_opts(int argc, char **argv, struct gso_cfg *o)
 				       "1..65535");
 			ug_die(1, "%s: unknown option, allowed -4 -6 -c -C -m -R "
 			       "-s -t N -p PORT -L --cork --sink --sink-gso "
-			       "--sink-encap --csum --kernel-version",
+			       "--sink-encap --sink-capture --sink-outer --csum "
+			       "--kernel-version",
 			       argv[optind - 1]);
 		}
 	}
@@ -132,6 +145,15 @@ void parse_opts(int argc, char **argv, struct gso_cfg *o)
 		       o->sink);
 	if (o->sink && (strchr(o->sink, '/') || strlen(o->sink) >= 16))
 		ug_die(1, "--sink '%s': not a device name", o->sink);
+	if (o->sink_capture && !o->sink)
+		ug_die(1, "--sink-capture %s: needs --sink (the case model of what "
+		       "reaches it)", o->sink_capture);
+	if (o->sink_capture && (strchr(o->sink_capture, '/') ||
+				strlen(o->sink_capture) >= 16))
+		ug_die(1, "--sink-capture '%s': not a device name", o->sink_capture);
+	if (o->sink_outer && (!o->sink_capture || o->sink_encap != 20))
+		ug_die(1, "--sink-outer %s: needs --sink-capture and --sink-encap 20 "
+		       "(ipip)", o->sink_outer);
 	if (!o->v4 && !o->v6)
 		o->v4 = o->v6 = true;
 	if (!o->connected && !o->unconnected)
