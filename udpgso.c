@@ -700,9 +700,12 @@ int main(int argc, char **argv)
 		    sink_read("statistics/tx_bytes", &b0))
 			ug_die(1, "--sink %s: cannot read its statistics", cfg->sink);
 	}
-	model_init(cfg->v4 ? AF_INET : AF_INET6);
+	/* before the probes: a bad capture device stops here; their frames
+	 * are not of any case (source ports differ) and are passed over
+	 */
 	if (cfg->sink_capture)
 		sink_cap_open(cfg);
+	model_init(cfg->v4 ? AF_INET : AF_INET6);
 	if (cfg->sink) {
 		/* the probes' datagrams leave through the sink too */
 		if (sink_read("statistics/tx_packets", &p1) ||

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* udpgso options: argv into a struct gso_cfg, checked before anything runs */
+#include <arpa/inet.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +39,21 @@ static void usage(void)
 	       "  outer IPv4 addresses there, -h/--help this text\n",
 	       ug_prog, NCASES - 1);
 	exit(0);
+}
+
+/* --sink-outer SRC,DST: two IPv4 addresses */
+static void check_outer(const char *s)
+{
+	char buf[64], *comma;
+	struct in_addr a;
+
+	snprintf(buf, sizeof(buf), "%s", s);
+	comma = strchr(buf, ',');
+	if (comma)
+		*comma = 0;
+	if (!comma || inet_pton(AF_INET, buf, &a) != 1 ||
+	    inet_pton(AF_INET, comma + 1, &a) != 1)
+		ug_die(1, "--sink-outer '%s': allowed SRC,DST (two IPv4 addresses)", s);
 }
 
 void parse_opts(int argc, char **argv, struct gso_cfg *o)
@@ -154,6 +170,8 @@ void parse_opts(int argc, char **argv, struct gso_cfg *o)
 	if (o->sink_outer && (!o->sink_capture || o->sink_encap != 20))
 		ug_die(1, "--sink-outer %s: needs --sink-capture and --sink-encap 20 "
 		       "(ipip)", o->sink_outer);
+	if (o->sink_outer)
+		check_outer(o->sink_outer);
 	if (!o->v4 && !o->v6)
 		o->v4 = o->v6 = true;
 	if (!o->connected && !o->unconnected)

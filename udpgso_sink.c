@@ -12,6 +12,7 @@
  * a send that must fail must put nothing there.
  */
 #include <errno.h>
+#include <net/if.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -73,6 +74,9 @@ void sink_cap_open(const struct gso_cfg *cfg)
 		wire_parse_addr("--sink-outer", buf, AF_INET, &osrc);
 		wire_parse_addr("--sink-outer", comma + 1, AF_INET, &odst);
 	}
+	if (!if_nametoindex(cfg->sink_capture))
+		ug_die(1, "--sink-capture %s: no such device in this network namespace",
+		       cfg->sink_capture);
 	cap.fd = wire_packet_socket(cfg->sink_capture, wire_use_vnet(), NULL);
 	ktap_info("sink capture on %s: AF_PACKET egress, %s", cfg->sink_capture,
 		  wire_use_vnet() ? "virtio_net header (GSO frames whole)" :
