@@ -358,7 +358,7 @@ static int wire_send_main(int argc, char **argv)
 enum mut {
 	M_NONE, M_UDP_LEN, M_UDP_CSUM, M_SHIFT, M_IP_CSUM, M_IP_LEN, M_IP_ID, M_SHORT_MID,
 	M_DROP_LAST, M_ZERO_CSUM, M_PARTIAL_BAD, M_PARTIAL_OK, M_EXTHDR, M_DF, M_TTL,
-	M_IPIP_OK, M_IPIP_CSUM, M_IPIP_PAYLOAD, M__MAX
+	M_IPIP_OK, M_IPIP_CSUM, M_IPIP_PAYLOAD, M_IP4_OPTS_OK, M_IP4_OPTS, M__MAX
 };
 
 static const struct { const char *name; enum wire_err want; bool v6; } muts[M__MAX] = {
@@ -380,6 +380,8 @@ static const struct { const char *name; enum wire_err want; bool v6; } muts[M__M
 	[M_IPIP_OK] = { "ipip: good segments under an outer IPv4 header", WE_OK, false },
 	[M_IPIP_CSUM] = { "ipip: outer IPv4 header checksum +1", WE_OUTER, false },
 	[M_IPIP_PAYLOAD] = { "ipip: inner payload shifted by 2 bytes", WE_PAYLOAD, false },
+	[M_IP4_OPTS_OK] = { "IPv4 options (4 B) in every segment", WE_OK, false },
+	[M_IP4_OPTS] = { "IPv4 segment without its options", WE_IP_LEN, false },
 };
 
 static bool mut_ipip(enum mut m)
@@ -426,6 +428,7 @@ static int craft_train(enum mut m, const struct wire_expect *e, uint8_t (*fr)[20
 			.src = e->src, .dst = e->dst, .sport = e->sport, .dport = e->dport,
 			.df = m != M_DF, .ip_id = (uint16_t)(1000 + k + (m == M_IP_ID && k == 2)),
 			.ip6_dstopts = (m == M_EXTHDR && k == 1) ? 0 : e->exthdr_len,
+			.ip4_opts = (m == M_IP4_OPTS && k == 1) ? 0 : e->ip4_opts,
 			.payload = pay, .plen = len, .ttl = (m == M_TTL && k == 2) ? 63 : 64,
 			.csum = k != 1 ? 0 : m == M_UDP_CSUM ? 1 : m == M_ZERO_CSUM ? 2 : 0,
 		};
@@ -537,6 +540,8 @@ static int wire_selftest_main(int argc, char **argv)
 				muts[m].v6 ? AF_INET6 : AF_INET, &e.dst);
 		if (muts[m].v6)
 			e.exthdr_len = 8;
+		if (m == M_IP4_OPTS_OK || m == M_IP4_OPTS)
+			e.ip4_opts = 4;
 		if (mut_ipip(m)) {
 			e.ipip = true;
 			wire_parse_addr("--osrc", "192.168.9.2", AF_INET, &e.osrc);
