@@ -145,18 +145,24 @@ bool sink_cap_check(const struct sink_send *s, char *msg, size_t ml)
 	frames += st.frames;
 	gso_frames += st.gso_frames;
 	segs += st.segs;
-	if (err == WE_OK && !e.total && st.frames)
-		snprintf(why, sizeof(why), "%d frames of this send captured, expected none "
-			 "(the send failed)", st.frames);
-	else if (err == WE_OK && drops)
-		snprintf(why, sizeof(why), "the capture socket dropped %u frames", drops);
-	else if (err == WE_OK && st.frames != s->frames)
-		snprintf(why, sizeof(why), "frames: %d captured (%d GSO), the sink's model "
-			 "expects %d%s", st.frames, st.gso_frames, s->frames, s->how);
-	else if (err == WE_OK && st.gso_frames != s->gso_frames)
-		snprintf(why, sizeof(why), "gso_frames: %d GSO frames in %d, the sink's model "
-			 "expects %d%s", st.gso_frames, st.frames, s->gso_frames, s->how);
-	else if (err == WE_OK) {
+	/* the checker passed: then the counts against the model */
+	if (err == WE_OK) {
+		if (!e.total && st.frames)
+			snprintf(why, sizeof(why), "%d frames of this send captured, expected "
+				 "none (the send failed)", st.frames);
+		else if (drops)
+			snprintf(why, sizeof(why), "the capture socket dropped %u frames", drops);
+		else if (st.frames != s->frames)
+			snprintf(why, sizeof(why), "frames: %d captured (%d GSO), the sink's "
+				 "model expects %d%s", st.frames, st.gso_frames, s->frames, s->how);
+		else if (st.gso_frames != s->gso_frames)
+			snprintf(why, sizeof(why), "gso_frames: %d GSO frames in %d, the sink's "
+				 "model expects %d%s", st.gso_frames, st.frames, s->gso_frames,
+				 s->how);
+		else
+			why[0] = 0;
+	}
+	if (err == WE_OK && !why[0]) {
 		if (e.total)
 			summary(&e, &st, msg, ml, s->dev_packets);
 		else
@@ -166,8 +172,9 @@ bool sink_cap_check(const struct sink_send *s, char *msg, size_t ml)
 	}
 	failed++;
 	if (err != WE_OK)
-		snprintf(msg, ml, "%s: %s (%d frames seen, device tx %llu)", wire_err_name(err),
-			 why, st.frames, (unsigned long long)s->dev_packets);
+		snprintf(msg, ml, "%s: %s (%d frames seen, device tx %llu, capture drops %u)",
+			 wire_err_name(err), why, st.frames,
+			 (unsigned long long)s->dev_packets, drops);
 	else
 		snprintf(msg, ml, "%s (device tx %llu)", why, (unsigned long long)s->dev_packets);
 	return false;
