@@ -128,7 +128,9 @@ static void flow_record(struct flow *f, uint64_t s)
 
 /* ---- per datagram -------------------------------------------------------- */
 
-static void verify_fail(struct worker *w, const uint8_t *p, size_t start, size_t len)
+/* the first bad byte of @p from @start against the pattern from @phase */
+static void verify_fail(struct worker *w, const uint8_t *p, size_t start, size_t len,
+			size_t phase)
 {
 	size_t i;
 
@@ -138,10 +140,10 @@ static void verify_fail(struct worker *w, const uint8_t *p, size_t start, size_t
 		w->bad_off = len;
 		w->bad_got = w->bad_want = -1;
 		for (i = start; i < len; i++) {
-			if (p[i] != ug_pattern[i]) {
+			if (p[i] != ug_pattern[phase + i]) {
 				w->bad_off = i;
 				w->bad_got = p[i];
-				w->bad_want = ug_pattern[i];
+				w->bad_want = ug_pattern[phase + i];
 				break;
 			}
 		}
@@ -152,11 +154,17 @@ static void rx_datagram(struct worker *w, const uint8_t *p, size_t len)
 {
 	uint32_t id;
 	uint64_t seq;
+	size_t phase;
 
 	if (!cfg->seq) {
-		/* upstream refuses an empty datagram under -v */
-		if (!len || ug_check_pattern(p, 0, len))
-			verify_fail(w, p, 0, len);
+		/*
+		 * As upstream's -v: a run of consecutive letters from any
+		 * letter (its sender cuts one a..z run anywhere; ours starts
+		 * each datagram at 'a'); an empty datagram is refused.
+		 */
+		phase = len && p[0] >= 'a' && p[0] <= 'z' ? p[0] - 'a' : 0;
+		if (!len || ug_check_pattern(p, phase, len))
+			verify_fail(w, p, 0, len, phase);
 		return;
 	}
 	if (ug_read_stamp(p, len, &id, &seq) || id >= (uint32_t)cfg->flows) {
@@ -165,7 +173,7 @@ static void rx_datagram(struct worker *w, const uint8_t *p, size_t len)
 	}
 	if (len > (size_t)UG_HDR_LEN &&
 	    ug_check_pattern(p + UG_HDR_LEN, UG_HDR_LEN, len - UG_HDR_LEN))
-		verify_fail(w, p, UG_HDR_LEN, len);
+		verify_fail(w, p, UG_HDR_LEN, len, 0);
 	if (cfg->nworkers > 1) {
 		pthread_mutex_lock(&flows[id].lock);
 		flow_record(&flows[id], seq);
