@@ -96,7 +96,7 @@ fi
 {
 	echo "# $(date -u '+%Y-%m-%d %H:%M:%S UTC') $(uname -r) $(nproc) CPUs; load: $(cut -d' ' -f1-3 /proc/loadavg)"
 	echo "cd $UG_TOP && scripts/bench/rx_vs_upstream.sh -l $secs -r $reps -o $out" \
-		"${only:+-M '$only'}$(printf ' -x %q' "${extra[@]}")"
+		"${only:+-M '$only'}$([ ${#extra[@]} -eq 0 ] || printf ' -x %q' "${extra[@]}")"
 	echo "# ours: ${bins[0]} ($(git -C "$UG_TOP" describe --always --dirty 2>/dev/null || echo '?'))"
 	echo "# upstream: $src/udpgso_bench_{tx,rx}.c, gcc $UCFLAGS ($(gcc -dumpfullversion))"
 	echo "# sender: upstream's udpgso_bench_tx -4 -D 127.0.0.1 -l $secs on CPU 1; receivers on CPU 0"
