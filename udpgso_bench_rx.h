@@ -20,6 +20,8 @@
 #define RX_MAX_CPUS	64
 #define RX_CTRL_LEN	CMSG_SPACE(sizeof(int))
 #define RX_TICK_MS	10
+#define RX_NAP_US	20	/* an empty socket: nap this long, then read again */
+#define RX_NAPS		50	/* naps in a row before poll() (about 1 ms) */
 #define SEQ_WINDOW	(1ull << 26)	/* sequence numbers tracked exactly per flow */
 
 enum rx_mode { MODE_RECV, MODE_RECVMSG, MODE_RECVMMSG };
@@ -39,7 +41,7 @@ struct rx_cfg {
 	socklen_t bind_len;
 	long long connect_ms, rcv_ms;
 	long long exp_len, exp_nr, exp_gso;	/* exp_gso: 0 off, -1 "no cmsg" */
-	bool gro, read_all, verify, tcp, seq, json;
+	bool gro, read_all, verify, tcp, seq, json, poll_wait;
 	int mode;
 	int batch;
 	int reuseport;
@@ -76,6 +78,8 @@ struct worker {
 	uint64_t bytes, datagrams, reads, calls, gro_reads;
 	uint64_t first_ns, last_ns;
 	bool unstamped;			/* reads since last_ns was taken */
+	unsigned int naps;		/* naps since the last read */
+	uint64_t nap_count, polls;
 	uint64_t err[E_NR];
 	long long first_bad_len, first_bad_gso;
 	int first_recv_errno;

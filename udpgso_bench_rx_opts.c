@@ -25,7 +25,7 @@ static const struct rx_cfg rx_defaults = {
 #define RX_USAGE "[-4|-6] [-b addr] [-C ms] [-G] [-l len] [-n nr] [-p port] [-r] " \
 	"[-R ms] [-S gso_size] [-t] [-v] [--json] [--mode recv|recvmsg|recvmmsg] " \
 	"[--batch N] [--reuseport N] [--threads N] [--seq] [--flows N] [--rcvbuf BYTES] " \
-	"[--cpu LIST]"
+	"[--cpu LIST] [--poll-wait]"
 
 static void __attribute__((noreturn)) usage_die(const char *what)
 {
@@ -34,7 +34,7 @@ static void __attribute__((noreturn)) usage_die(const char *what)
 
 enum {
 	OPT_JSON = 256, OPT_MODE, OPT_BATCH, OPT_REUSEPORT, OPT_THREADS, OPT_SEQ, OPT_FLOWS,
-	OPT_RCVBUF, OPT_CPU,
+	OPT_RCVBUF, OPT_CPU, OPT_POLL_WAIT,
 };
 
 static const struct option long_opts[] = {
@@ -47,6 +47,7 @@ static const struct option long_opts[] = {
 	{ "flows", required_argument, NULL, OPT_FLOWS },
 	{ "rcvbuf", required_argument, NULL, OPT_RCVBUF },
 	{ "cpu", required_argument, NULL, OPT_CPU },
+	{ "poll-wait", no_argument, NULL, OPT_POLL_WAIT },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -107,6 +108,9 @@ void rx_parse_opts(int argc, char **argv, struct rx_cfg *o)
 			break;
 		case OPT_JSON:
 			o->json = true;
+			break;
+		case OPT_POLL_WAIT:
+			o->poll_wait = true;
 			break;
 		case OPT_MODE:
 			o->mode = ug_parse_choice("--mode", optarg, rx_mode_names);

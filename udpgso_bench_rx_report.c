@@ -21,6 +21,7 @@ static const char *const stop_names[] = {
 
 struct totals {
 	uint64_t bytes, datagrams, reads, calls, gro_reads, first_ns, last_ns;
+	uint64_t naps, polls;
 	uint64_t err[E_NR], errors;
 	uint64_t loss, dup, reorder, flows_seen;
 	double duration;
@@ -40,6 +41,8 @@ static void sum_up(const struct rx_view *v, struct totals *t)
 		t->reads += w->reads;
 		t->calls += w->calls;
 		t->gro_reads += w->gro_reads;
+		t->naps += w->nap_count;
+		t->polls += w->polls;
 		for (e = 0; e < E_NR; e++)
 			t->err[e] += w->err[e];
 		if (w->first_ns && (!t->first_ns || w->first_ns < t->first_ns))
@@ -97,6 +100,7 @@ static void print_json(const struct rx_view *v, const struct totals *t)
 	ug_json_bool(&j, "seq", cfg->seq);
 	ug_json_i64(&j, "flows", cfg->seq ? cfg->flows : 0);
 	ug_json_i64(&j, "rcvbuf", cfg->rcvbuf ? cfg->rcvbuf : RX_RCVBUF_DEF);
+	ug_json_str(&j, "wait", cfg->poll_wait ? "poll" : "nap");
 	if (cfg->ncpus) {
 		ug_json_arr_open(&j, "cpu");
 		for (i = 0; i < cfg->ncpus; i++)
@@ -117,6 +121,8 @@ static void print_json(const struct rx_view *v, const struct totals *t)
 
 	ug_json_u64(&j, "reads", t->reads);
 	ug_json_u64(&j, "gro_reads", t->gro_reads);
+	ug_json_u64(&j, "naps", t->naps);
+	ug_json_u64(&j, "polls", t->polls);
 	ug_json_dbl(&j, "datagrams_per_read", t->reads ? (double)t->datagrams / t->reads : 0);
 	if (cfg->seq) {
 		ug_json_obj_open(&j, "seq");

@@ -454,18 +454,70 @@ def plots(d, configs, settings, specs, label, cost_label):
     return made, None
 
 
-def pending(d, conf):
+OUT_OF_REACH = "out_of_reach"	# in the results directory: "TX RX NEEDED SD_PCT" lines
+
+
+def read_out_of_reach(d):
+    """{(tx, rx): (pairs needed, sd %)} of the pairs the out-of-reach rule stopped"""
+    out = {}
+    try:
+        with open(os.path.join(d, OUT_OF_REACH)) as f:
+            for line in f:
+                w = line.split()
+                if len(w) == 4:
+                    out[(w[0], w[1])] = (int(w[2]), float(w[3]))
+    except FileNotFoundError:
+        pass
+    return out
+
+
+def mark_out_of_reach(ab, oor):
+    """the stopped_by of the pairs the out-of-reach rule stopped"""
+    for a in ab:
+        k = (a["tx_mode"], a["rx_mode"])
+        if k in oor and not a.get("target_reached"):
+            a["stopped_by"] = "out of reach: ~%d pairs needed at sd %.1f%%" % oor[k]
+
+
+def pending(d, conf, elapsed=None):
     """The interval rule mid-run: print the tx/rx pairs ("TX RX" lines) that
-    need another repetition (udpgso_ab.sh reads them after each round)."""
+    need another repetition (udpgso_ab.sh reads them after each round).
+    With ELAPSED (seconds of measuring so far) and a budget, the out-of-reach
+    rule (ab_stats.in_reach): a pair whose interval, at the sd of its pairs
+    so far (at least REACH_MIN_PAIRS of them), needs more pairs than max-reps
+    or than the rest of the budget can give it after the pairs closer to
+    their target is stopped, named in OUT_OF_REACH, so that the budget goes
+    where the target can be reached."""
     opts = ci_opts(conf)
     settings = conf["settings"].split()
     runs = [one_run(p, conf) for p in sorted(glob.glob(os.path.join(d, "raw", "*.log")))]
     if len(settings) < 2 or opts["width"] is None:
         return
     _, ab = aggregate(runs, settings, opts)
-    for a in ab:
-        if a["stopped_by"] not in ("target", "max-reps"):
-            print(a["tx_mode"], a["rx_mode"])
+    oor = read_out_of_reach(d)
+    todo = [a for a in ab if a["stopped_by"] not in ("target", "max-reps")
+            and (a["tx_mode"], a["rx_mode"]) not in oor]
+    if elapsed and conf.get("budget") and todo:
+        slices = len(runs) + len(glob.glob(os.path.join(d, "raw", "warmup", "*.log")))
+        per_pair = 2.0 * elapsed / max(slices, 1)
+        pairs_left = max(float(conf["budget"]) - elapsed, 0.0) / per_pair
+        short, young = {}, 0
+        for a in todo:
+            iv = a["ci"][opts["metric"]]
+            if iv["n"] >= ab_stats.REACH_MIN_PAIRS and iv.get("sd_log") is not None:
+                short[(a["tx_mode"], a["rx_mode"])] = (iv["n"], ab_stats.pairs_needed(
+                    iv["sd_log"], opts["level"], opts["width"]), iv["sd_log"])
+            else:
+                young += 1	# too few pairs to judge: a round each comes first
+        _, out = ab_stats.in_reach({k: v[:2] for k, v in short.items()},
+                                   pairs_left - young, opts["max_reps"])
+        if out:
+            with open(os.path.join(d, OUT_OF_REACH), "a") as f:
+                for k in out:
+                    f.write("%s %s %d %.2f\n" % (k[0], k[1], short[k][1], 100 * short[k][2]))
+            todo = [a for a in todo if (a["tx_mode"], a["rx_mode"]) not in out]
+    for a in todo:
+        print(a["tx_mode"], a["rx_mode"])
 
 
 def warmup_runs(d, conf):
@@ -563,6 +615,11 @@ def interval_info(conf, opts, ab):
                             "%d%% of pairs)" % (ab_stats.OUTLIER_Z,
                                                 ab_stats.OUTLIER_MIN_N,
                                                 100 * ab_stats.OUTLIER_MAX_SHARE),
+            "out_of_reach_rule": "from %d pairs on, a pair whose interval needs more pairs "
+                                 "(at its sd so far) than max-reps or than the rest of the "
+                                 "budget gives it, after the pairs nearer their target, "
+                                 "stops early" % ab_stats.REACH_MIN_PAIRS,
+            "out_of_reach": sum(1 for a in ab if a["stopped_by"].startswith("out of reach")),
             "disturbed_rule": "steal > %.0f%% of a slice's CPU time (either side "
                               "of a pair)" % (100 * ab_stats.STEAL_MAX),
             "mde": "the smallest true difference whose interval would exclude 1.0 "
@@ -623,16 +680,20 @@ def main(argv=None):
     ap.add_argument("dir", help="the results directory (run.conf, raw/)")
     ap.add_argument("--pending", action="store_true",
                     help="print the tx/rx pairs whose interval is not yet within target")
+    ap.add_argument("--elapsed", type=float, metavar="SECS",
+                    help="with --pending: seconds of measuring so far (the "
+                    "out-of-reach rule against the budget)")
     args = ap.parse_args(argv)
     d = args.dir
     conf = read_conf(os.path.join(d, "run.conf"))
     if args.pending:
-        return pending(d, conf)
+        return pending(d, conf, args.elapsed)
     settings = conf["settings"].split()
     runs = [one_run(p, conf) for p in sorted(glob.glob(os.path.join(d, "raw", "*.log")))]
     warm = warmup_runs(d, conf)
     opts = ci_opts(conf)
     configs, ab = aggregate(runs, settings, opts)
+    mark_out_of_reach(ab, read_out_of_reach(d))
     cost_label = cost_label_of(conf)
     notes = list(conf["notes"])
     made = make_plots(d, conf, configs, ab, settings, opts, cost_label, notes)

@@ -7,7 +7,11 @@
 # counted; in --rate PCT% mode they measure its capacity).  With --ci, after
 # the minimum -n rounds, ab_report.py --pending names the pairs whose
 # interval is still wider than the target; the run stops when none is left,
-# at --max-reps, or when --budget seconds of measuring have passed.
+# at --max-reps, or when --budget seconds of measuring have passed.  A pair
+# that the rest of the budget (or --max-reps) cannot bring to the target at
+# the noise of its pairs so far stops early ("out of reach", listed in the
+# results directory's out_of_reach), so that the budget goes to the pairs
+# that can reach it.
 # shellcheck shell=bash
 
 declare -a RUN_TX RUN_RX RUN_SET RUN_REP RUN_CFG RUN_DIR RUN_PI
@@ -109,11 +113,13 @@ run_planned() {
 	done
 }
 
-# pending_pairs: the indexes of the pairs whose interval is not yet within
-# target; 1 when the report failed (never taken for "none left")
+# pending_pairs ELAPSED: the indexes of the pairs whose interval is not yet
+# within target and still within reach of it (ab_report.py's out-of-reach
+# rule, against the budget); 1 when the report failed (never taken for
+# "none left")
 pending_pairs() {
 	local out tx rx pi
-	out=$("$py_stats" "$AB_DIR/ab_report.py" "$resdir" --pending) || return 1
+	out=$("$py_stats" "$AB_DIR/ab_report.py" "$resdir" --pending --elapsed "$1") || return 1
 	# (the loop's own status is its last comparison's: not the function's)
 	while read -r tx rx; do
 		[ -n "$tx" ] || continue
@@ -142,13 +148,17 @@ run_rounds() {
 		if [ "$rep" -ge "$max_reps" ]; then stop_why="max-reps ($max_reps)"; break; fi
 		el=$((${EPOCHREALTIME%.*} - t_mat))
 		if [ "$el" -ge "$budget" ]; then stop_why="budget (${budget} s)"; break; fi
-		if ! pend=$(pending_pairs); then
+		if ! pend=$(pending_pairs "$el"); then
 			ug_err "ab_report.py --pending failed: stopping after round $rep"
 			stop_why="error (ab_report.py --pending failed)"
 			failed=$((failed + 1))
 			break
 		fi
-		if [ -z "$pend" ]; then stop_why="target reached"; break; fi
+		if [ -z "$pend" ]; then
+			stop_why="target reached"
+			[ -s "$resdir/out_of_reach" ] && stop_why="target reached or out of reach"
+			break
+		fi
 		mapfile -t todo <<<"$pend"
 		echo "$ug_prog: round $rep done: ${#todo[@]} pair(s) above ±${ci#*,}%" >&2
 	done

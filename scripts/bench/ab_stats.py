@@ -229,6 +229,41 @@ def pending(intervals, width, min_pairs, reps_done, max_reps):
             if not target_met(iv, width, min_pairs) and reps_done.get(k, 0) < max_reps]
 
 
+# the out-of-reach rule judges a configuration from this many pairs on
+REACH_MIN_PAIRS = 5
+
+
+def pairs_needed(sd, level, width, cap=1000):
+    """The pairs a paired t-interval at LEVEL needs to be within +-WIDTH% when
+    one pair's ln(A/B) has this sd: the smallest n with
+    t(n-1) sd/sqrt(n) <= ln(1 + WIDTH/100); cap + 1 when more than cap."""
+    h = math.log1p(width / 100.0)
+    q = 1.0 - (1.0 - level / 100.0) / 2.0
+    for n in range(2, cap + 1):
+        if t_quantile(q, n - 1) * sd / math.sqrt(n) <= h:
+            return n
+    return cap + 1
+
+
+def in_reach(short, pairs_left, max_reps):
+    """The out-of-reach rule: short maps a configuration still short of its
+    target to (pairs done, pairs needed at its sd so far); pairs_left is how
+    many more pairs the rest of the budget can run, all configurations
+    together.  Those needing the fewest more pairs are kept while their
+    needs fit; one needing more than max_reps, or no longer fitting, is out
+    of reach.  Returns (kept, out_of_reach), both sorted."""
+    kept, out = [], []
+    for k in sorted(short, key=lambda k: (short[k][1] - short[k][0], k)):
+        done, need = short[k]
+        more = max(need - done, 1)
+        if need <= max_reps and more <= pairs_left:
+            kept.append(k)
+            pairs_left -= more
+        else:
+            out.append(k)
+    return sorted(kept), sorted(out)
+
+
 def parse_ci(text):
     """'LEVEL,WIDTH' -> (level, width), or ValueError naming what is allowed."""
     allowed = "allowed LEVEL,WIDTH with LEVEL 50..99.9 (%) and WIDTH 0.1..50 (+-%), e.g. 95,3"

@@ -96,7 +96,7 @@ fi
 {
 	echo "# $(date -u '+%Y-%m-%d %H:%M:%S UTC') $(uname -r) $(nproc) CPUs; load: $(cut -d' ' -f1-3 /proc/loadavg)"
 	echo "cd $UG_TOP && scripts/bench/rx_vs_upstream.sh -l $secs -r $reps -o $out" \
-		"${only:+-M '$only'}$(printf ' -x %q' "${extra[@]}")"
+		"${only:+-M '$only'}$([ ${#extra[@]} -eq 0 ] || printf ' -x %q' "${extra[@]}")"
 	echo "# ours: ${bins[0]} ($(git -C "$UG_TOP" describe --always --dirty 2>/dev/null || echo '?'))"
 	echo "# upstream: $src/udpgso_bench_{tx,rx}.c, gcc $UCFLAGS ($(gcc -dumpfullversion))"
 	echo "# sender: upstream's udpgso_bench_tx -4 -D 127.0.0.1 -l $secs on CPU 1; receivers on CPU 0"
@@ -146,33 +146,5 @@ for ((r = 1; r <= reps; r++)); do
 done
 echo "# end $(date -u '+%H:%M:%S UTC'); load: $(cut -d' ' -f1-3 /proc/loadavg)" >>"$out/cmdline.txt"
 
-python3 - "$out/runs.csv" "$secs" >"$out/table.txt" <<'EOF'
-import csv, statistics as st, sys
-rows = [r for r in csv.DictReader(open(sys.argv[1])) if r['rx_MBps'] != '-']
-secs = float(sys.argv[2])
-tools = list(dict.fromkeys(r['tool'] for r in rows))
-modes = list(dict.fromkeys(r['mode'] for r in rows))
-def get(m, t, k):
-    return {r['rep']: float(r[k]) for r in rows if r['mode'] == m and r['tool'] == t
-            and r[k] != '-'}
-def eff(m, t):   # MB per receiver CPU second over the run
-    a, c = get(m, t, 'rx_MBps'), get(m, t, 'cpu_s')
-    return {k: a[k] * secs / c[k] for k in a if c.get(k)}
-print("MB/s: median over reps of the receiver's per-second lines; MB/cpu-s: MB received per")
-print("receiver CPU second; x: the median of the per-repetition ratios against upstream")
-others = [t for t in tools if t != 'upstream']
-hdr = ['mode', 'up MB/s', 'up MB/cpu-s'] + sum(([t + ' MB/s', 'x', t + ' MB/cpu-s', 'x']
-                                                for t in others), [])
-print(' | '.join(hdr))
-for m in modes:
-    u, ue = get(m, 'upstream', 'rx_MBps'), eff(m, 'upstream')
-    row = [m, '%.0f' % st.median(u.values()) if u else '-',
-           '%.0f' % st.median(ue.values()) if ue else '-']
-    for t in others:
-        for a, b in ((get(m, t, 'rx_MBps'), u), (eff(m, t), ue)):
-            q = [a[k] / b[k] for k in a if b.get(k)]
-            row += ['%.0f' % st.median(a.values()) if a else '-',
-                    '%.2fx' % st.median(q) if q else '-']
-    print(' | '.join(row))
-EOF
+python3 "$(dirname "$0")/rx_vs_upstream_table.py" "$out/runs.csv" "$secs" >"$out/table.txt"
 cat "$out/table.txt"

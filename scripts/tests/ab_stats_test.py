@@ -163,6 +163,26 @@ def stop_rule():
 
 
 @test
+def out_of_reach_rule():
+    # pairs needed for +-3% at 95%: t(n-1) sd/sqrt(n) <= ln 1.03 (the committed
+    # widths.py figures: sd 4.6% -> 12, 15.4% -> 107)
+    same(S.pairs_needed(0.046, 95, 3), 12)
+    same(S.pairs_needed(0.154, 95, 3), 107)
+    n = S.pairs_needed(0.06, 95, 3)
+    h = math.log(1.03)
+    same(S.t_quantile(0.975, n - 1) * 0.06 / math.sqrt(n) <= h, True)
+    same(S.t_quantile(0.975, n - 2) * 0.06 / math.sqrt(n - 1) <= h, False)
+    same(S.pairs_needed(5.0, 95, 3, cap=50), 51)      # beyond the cap
+    # the nearest first while they fit; one above max-reps never
+    short = {"a": (5, 12), "b": (5, 29), "c": (5, 8), "d": (5, 107)}
+    same(S.in_reach(short, 30, 60), (["a", "c"], ["b", "d"]))
+    same(S.in_reach(short, 200, 60), (["a", "b", "c"], ["d"]))
+    same(S.in_reach(short, 200, 20), (["a", "c"], ["b", "d"]))
+    same(S.in_reach(short, 0, 60), ([], ["a", "b", "c", "d"]))
+    same(S.in_reach({"a": (9, 9)}, 1, 20), (["a"], []))   # needs one more at most
+
+
+@test
 def pair_interval_leaves_out_disturbed_and_outliers():
     a = {1: 103.0, 2: 101.0, 3: 102.0, 4: 104.0, 5: 102.5, 6: 300.0, 7: 50.0}
     b = {1: 100.0, 2: 100.0, 3: 100.0, 4: 100.0, 5: 100.0, 6: 100.0, 7: 100.0, 8: 99.0}
@@ -258,7 +278,8 @@ def check_run(d, kind):
                                                           iv["min_pairs"], iv["max_reps"]))
             met = S.target_met(c, iv["target_pct"], iv["min_pairs"])
             if met != a["target_reached"] or (met and a["stopped_by"] != "target") or \
-                    (not met and a["reps_taken"] < iv["max_reps"] and "budget" not in r["interval"]["stop"]):
+                    (not met and a["reps_taken"] < iv["max_reps"] and "budget" not in r["interval"]["stop"]
+                     and not a["stopped_by"].startswith("out of reach")):
                 bad.append("%s: target %r, reached %r, stopped by %s after %d" % (
                     a["tx_mode"], met, a["target_reached"], a["stopped_by"], a["reps_taken"]))
             # (every pair disturbed by steal on a loaded host: no interval)
