@@ -239,24 +239,56 @@ if wanted oneflow; then
 fi
 
 # ---- csum: software GSO on a NIC without USO; tx-checksumming off -------------
+# B, tx-checksumming off: before 6.11 udp_send_skb refuses a GSO skb that is
+# not CHECKSUM_PARTIAL (EIO) and the tool falls back to plain sends; from
+# 6.11 (10154dbded6d, "udp: Allow GSO transmit from devices with no checksum
+# offload") the GSO skb goes out and is segmented and checksummed in software
+csum_eio() {	# this kernel refuses GSO without checksum offload
+	local maj min
+	IFS=. read -r maj min _ <<<"$(uname -r)"
+	[ "$maj" -lt 6 ] || { [ "$maj" = 6 ] && [ "$min" -lt 11 ]; }
+}
 if wanted csum; then
 	ab csum --preset csum --tx gso-cmsg --rx plain -n 1 --size 1400 --segs 10
 	[ "$rc" = 0 ] || emit "not ok" "csum: udpgso_ab.sh exit $rc: $(tail -2 "${keep:-$work}/csum.log" | tr '\n' ' ')"
 	# A (checksumming on): GSO active, the driver's tx queues see every
-	# segment (software segmentation before it: no tx-udp-segmentation);
-	# B (off): the kernel refuses GSO (EIO), the tool falls back
+	# segment (software segmentation before it: no tx-udp-segmentation)
 	v=$(rj csum "$work/res-csum" 2>&1)
-	read -r a_gso a_calls a_dg a_txq b_fb b_calls b_dg <<<"$v"
+	read -r a_gso a_calls a_dg a_txq b_fb b_calls b_dg b_gso <<<"$v"
 	if [ "${a_gso:-0}" = 1 ] && [ "${a_txq:-0}" -ge "${a_dg:-1}" ] 2>/dev/null &&
 	   [ "$a_dg" -ge $((a_calls * 10)) ]; then
 		emit ok "csum: A (tx-checksumming on, tx-udp-segmentation off [fixed]): $a_calls GSO sends of 10 -> $a_dg datagrams, $a_txq packets on $NETIF's tx queues: segmented in software before the driver"
 	else
 		emit "not ok" "csum: A: gso_active calls datagrams txq-packets = $v"
 	fi
-	if [ "${b_fb:-0}" = 1 ] && [ "${b_calls:-0}" = "${b_dg:-x}" ]; then
-		emit ok "csum: B (tx-checksumming off): GSO refused (EIO), the tool fell back to $b_calls plain sends ($(grep -o '"fallback_reason": "[^"]*"' "$(resdir_of "$work/res-csum")"raw/*.log | sort -u | head -1))"
+	reason=$(grep -oh '"fallback_reason":"[^"]*"' "$(resdir_of "$work/res-csum")"raw/*.log | sort -u | head -1)
+	if csum_eio; then
+		if [ "${b_fb:-0}" = 1 ] && [ "${b_calls:-0}" = "${b_dg:-x}" ]; then
+			emit ok "csum: B (tx-checksumming off, $(uname -r): before 6.11): GSO refused, the tool fell back to $b_calls plain sends (${reason:-no fallback_reason})"
+		else
+			emit "not ok" "csum: B (before 6.11, EIO expected): fallback calls datagrams gso_active = $b_fb $b_calls $b_dg $b_gso"
+		fi
+	elif [ "${b_gso:-0}" = 1 ] && [ "${b_fb:-1}" = 0 ] && [ "${b_dg:-0}" -ge $((b_calls * 10)) ] 2>/dev/null; then
+		emit ok "csum: B (tx-checksumming off, $(uname -r): 6.11+, no EIO): GSO still active, $b_calls sends of 10 -> $b_dg datagrams (segmented and checksummed in software)"
 	else
-		emit "not ok" "csum: B: fallback calls datagrams = $b_fb $b_calls $b_dg"
+		emit "not ok" "csum: B (6.11+: GSO without checksum offload expected): fallback calls datagrams gso_active = $b_fb $b_calls $b_dg $b_gso ${reason}"
+	fi
+	# the per-skb counters (the module, else its BPF twin) where loaded: A's
+	# GSO skbs segmented in software before the driver; B's too from 6.11,
+	# none before (refused)
+	v=$(rj csum_kmod "$work/res-csum" 2>&1)
+	read -r src a_l4 a_seg a_segs b_l4 b_seg b_segs <<<"$v"
+	if csum_eio; then b_want="0 0"; b_ok() { [ "$b_l4" = 0 ] && [ "$b_seg" = 0 ]; }
+	else b_want=">= $b_calls, >= $b_calls"
+		b_ok() { [ "$b_l4" -ge "$b_calls" ] && [ "$b_seg" -ge "$b_calls" ] && [ "$b_segs" -ge "$b_dg" ]; } 2>/dev/null
+	fi
+	if [ "$src" = none ]; then
+		emit skip "csum: per-skb counters: none read ($(grep -o 'kmod counters: [^"]*' "$(resdir_of "$work/res-csum")"results.json | head -1))"
+	elif [ "${a_seg:-0}" -ge "${a_calls:-1}" ] 2>/dev/null && [ "${a_segs:-0}" -ge "${a_dg:-1}" ] &&
+	     [ "${a_l4:-0}" -ge "$a_calls" ] && b_ok; then
+		emit ok "csum: $src counters: A tx_gso_udp_l4_skbs $a_l4, tx_sw_segmented_skbs $a_seg -> tx_sw_segments $a_segs ($a_calls sends, $a_dg datagrams: software GSO before the driver); B $b_l4, $b_seg -> $b_segs"
+	else
+		emit "not ok" "csum: $src counters: A tx_gso_udp_l4_skbs tx_sw_segmented_skbs tx_sw_segments, B the same = $v (A: >= $a_calls, >= $a_calls, >= $a_dg; B: $b_want)"
 	fi
 	same_as csum "$work/before"
 fi
