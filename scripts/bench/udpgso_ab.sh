@@ -585,8 +585,15 @@ if [ -n "$channels" ]; then
 		notes+=("ethtool -L $dev_rx $chan_rx: refused by the device")
 fi
 if [ "$flowhash" = 1 ]; then
-	R ethtool -N "$dev_rx" rx-flow-hash udp4 sdfn </dev/null >/dev/null 2>&1 ||
+	if ! R ethtool -N "$dev_rx" rx-flow-hash udp4 sdfn </dev/null >/dev/null 2>&1; then
 		notes+=("ethtool -N $dev_rx rx-flow-hash udp4 sdfn: not supported by the device")
+	else
+		# (virtio-net without RSS takes it and then lists no field)
+		fh_n=$(R ethtool -n "$dev_rx" rx-flow-hash udp4 </dev/null 2>/dev/null |
+			grep -c -E 'IP SA|IP DA|L4 bytes [02] & [13]')
+		[ "$fh_n" = 4 ] ||
+			notes+=("ethtool -N $dev_rx rx-flow-hash udp4 sdfn: accepted, but ethtool -n lists ${fh_n:-0} of its 4 fields (no RSS on the device?)")
+	fi
 fi
 set_queue_masks() {	# RUNNER DEV KIND(rx|tx) FILE MASK
 	local q out
