@@ -311,7 +311,10 @@ fi
 stop_run() {
 	local sig=$1 who=$2 name=$3 root=$work/res-$3 pid i v
 	mkdir -p "$root"
-	setsid "$AB" --no-perf --no-warmup -l 30 -n 1 --preset none --tx sendto --rx plain \
+	# (a job of a non-interactive shell starts with SIGINT ignored, and bash
+	# cannot trap a signal ignored on entry: without --default-signal the
+	# script and its tools ignored the Ctrl-C and the run went on, exit 0)
+	setsid env --default-signal=INT "$AB" --no-perf --no-warmup -l 30 -n 1 --preset none --tx sendto --rx plain \
 		--threads 2 --out "$root" "${DEVOPTS[@]}" >"$work/$name.log" 2>&1 &
 	pid=$!
 	# (until the settings are seen while a sender runs, or the run ends)
