@@ -224,6 +224,11 @@ def plot(d, rows, conf):
                 yerr=[[r["rx_Mpps"] - r["rx_Mpps_min"] for r in ok],
                       [r["rx_Mpps_max"] - r["rx_Mpps"] for r in ok]], fmt="o", color="tab:blue")
     a1.plot(x, [r["tx_Mpps"] for r in ok], "x--", color="tab:gray", label="tx Mpps")
+    # where the kernel dropped: the receiver's RcvbufErrors per step
+    for i, r in zip(x, ok):
+        a1.annotate("drops %d" % r["nstat_rx"]["RcvbufErrors"], (i, r["rx_Mpps"]),
+                    textcoords="offset points", xytext=(0, 8), ha="center", fontsize=7)
+    a1.margins(y=0.12)
     a1.set_ylabel("million datagrams/s")
     a1.legend(fontsize=8)
     a1.set_title("seed 001 staircase: %s-byte UDP, %s, %s CPUs (TCG guest: the shape, not a NIC's "
@@ -244,7 +249,8 @@ def plot(d, rows, conf):
     a2.set_ylabel("share (queues | sockets)")
     a2.set_xticks(x)
     a2.set_xticklabels([r["step"] for r in ok], fontsize=8)
-    a2.legend(fontsize=7, ncol=3)
+    a2.set_ylim(0, 1.05)
+    a2.legend(fontsize=7, ncol=4, loc="upper center", bbox_to_anchor=(0.5, -0.12))
     fig.tight_layout()
     fig.savefig(os.path.join(d, "staircase.png"), dpi=90)
     plt.close(fig)

@@ -585,8 +585,15 @@ if [ -n "$channels" ]; then
 		notes+=("ethtool -L $dev_rx $chan_rx: refused by the device")
 fi
 if [ "$flowhash" = 1 ]; then
-	R ethtool -N "$dev_rx" rx-flow-hash udp4 sdfn </dev/null >/dev/null 2>&1 ||
+	if ! R ethtool -N "$dev_rx" rx-flow-hash udp4 sdfn </dev/null >/dev/null 2>&1; then
 		notes+=("ethtool -N $dev_rx rx-flow-hash udp4 sdfn: not supported by the device")
+	else
+		# (virtio-net without RSS takes it and then lists no field)
+		fh_n=$(R ethtool -n "$dev_rx" rx-flow-hash udp4 </dev/null 2>/dev/null |
+			grep -c -E 'IP SA|IP DA|L4 bytes [02] & [13]')
+		[ "$fh_n" = 4 ] ||
+			notes+=("ethtool -N $dev_rx rx-flow-hash udp4 sdfn: accepted, but ethtool -n lists ${fh_n:-0} of its 4 fields (no RSS on the device?)")
+	fi
 fi
 set_queue_masks() {	# RUNNER DEV KIND(rx|tx) FILE MASK
 	local q out
@@ -626,13 +633,18 @@ done
 mkfifo "$tmp/nap" && exec {napfd}<>"$tmp/nap"
 kmod_dir=/sys/kernel/debug/udpgso_stats
 kmod=0 bpf=0 counters_source=none
-[ -r "$kmod_dir/counters" ] && [ "$remote" = 0 ] && kmod=1 counters_source=kmod
+# the per-skb counters are this kernel's: both sides when the peer is a
+# namespace here (the veth pair, or NETIF with REMOTE_TYPE=netns), not an
+# ssh peer's
+one_kernel=1
+[ "$remote" = 1 ] && [ "$rtype" != netns ] && one_kernel=0
+[ -r "$kmod_dir/counters" ] && [ "$one_kernel" = 1 ] && kmod=1 counters_source=kmod
 # no module: the same counters from its BPF twin (bpf/udpgso_stats serve)
-if [ "$kmod" = 0 ] && [ "$remote" = 0 ] && bpf_start; then
+if [ "$kmod" = 0 ] && [ "$one_kernel" = 1 ] && bpf_start; then
 	bpf=1 counters_source=bpf
 	notes+=("per-skb counters: BPF (udpgso_stats, $bpf_mode), the module not loaded")
 elif [ "$kmod" = 0 ]; then
-	notes+=("kmod counters: $kmod_dir not present (module not loaded) and no BPF counters (${bpf_why:-remote run}); not read")
+	notes+=("kmod counters: $kmod_dir not present (module not loaded) and no BPF counters (${bpf_why:-an ssh peer: another kernel}); not read")
 fi
 
 perf_events=cpu-clock,task-clock

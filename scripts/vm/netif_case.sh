@@ -103,8 +103,21 @@ emit ok "setup: $NETIF ($vdev) and $PNS/$PEER, combined max $max_comb, queue IRQ
 # hash on addresses only, NETIF's IRQs on CPU 0: a run must change all of it
 ethtool -L "$NETIF" combined 1 >/dev/null 2>&1
 ip netns exec "$PNS" ethtool -L "$PEER" combined 1 >/dev/null 2>&1
-hash_ok=1
+# the udp4 hash: only where the device takes it and reads it back (virtio-net
+# without RSS, 6.12: `ethtool -N ... sdfn` exits 0 and `-n` then lists no
+# field, so a check of it could never pass)
+peer_hash() {
+	ip netns exec "$PNS" ethtool -n "$PEER" rx-flow-hash udp4 2>/dev/null | awk '
+		/IP SA/ { s = s "s" } /IP DA/ { s = s "d" }
+		/L4 bytes 0 & 1/ { s = s "f" } /L4 bytes 2 & 3/ { s = s "n" } END { print s }'
+}
+hash_ok=0
+if ip netns exec "$PNS" ethtool -N "$PEER" rx-flow-hash udp4 sdfn >/dev/null 2>&1 &&
+   [ "$(peer_hash)" = sdfn ]; then
+	hash_ok=1
+fi
 ip netns exec "$PNS" ethtool -N "$PEER" rx-flow-hash udp4 sd >/dev/null 2>&1 || hash_ok=0
+[ "$hash_ok" = 1 ] || emit skip "setup: --flow-hash not asked or checked: $PEER's udp4 rx-flow-hash reads back '$(peer_hash)' after ethtool -N sdfn (no RSS on this device)"
 for q in /sys/class/net/"$NETIF"/queues/tx-*/xps_cpus; do echo 0 >"$q"; done
 ip netns exec "$PNS" sh -c "for q in /sys/class/net/$PEER/queues/rx-*/rps_cpus; do echo 0 >\$q; done"
 for i in $qirqs; do echo 0 >"/proc/irq/$i/smp_affinity_list"; done
@@ -153,9 +166,7 @@ sample() {
 	for f in $v; do hexeq "$f" "$RPS" || bad+=" $PEER-rps=$f"; done
 	[ "$(echo "$v" | wc -w)" = "$CH" ] || bad+=" $PEER-rx-queues=$(echo "$v" | wc -w)"
 	if [ "$hash_ok" = 1 ]; then
-		v=$(ip netns exec "$PNS" ethtool -n "$PEER" rx-flow-hash udp4 | awk '
-			/IP SA/ { s = s "s" } /IP DA/ { s = s "d" }
-			/L4 bytes 0 & 1/ { s = s "f" } /L4 bytes 2 & 3/ { s = s "n" } END { print s }')
+		v=$(peer_hash)
 		[ "$v" = "$FH" ] || bad+=" $PEER-udp4-hash=$v"
 	fi
 	echo "${bad:-ok}"
@@ -239,24 +250,56 @@ if wanted oneflow; then
 fi
 
 # ---- csum: software GSO on a NIC without USO; tx-checksumming off -------------
+# B, tx-checksumming off: before 6.11 udp_send_skb refuses a GSO skb that is
+# not CHECKSUM_PARTIAL (EIO) and the tool falls back to plain sends; from
+# 6.11 (10154dbded6d, "udp: Allow GSO transmit from devices with no checksum
+# offload") the GSO skb goes out and is segmented and checksummed in software
+csum_eio() {	# this kernel refuses GSO without checksum offload
+	local maj min
+	IFS=. read -r maj min _ <<<"$(uname -r)"
+	[ "$maj" -lt 6 ] || { [ "$maj" = 6 ] && [ "$min" -lt 11 ]; }
+}
 if wanted csum; then
 	ab csum --preset csum --tx gso-cmsg --rx plain -n 1 --size 1400 --segs 10
 	[ "$rc" = 0 ] || emit "not ok" "csum: udpgso_ab.sh exit $rc: $(tail -2 "${keep:-$work}/csum.log" | tr '\n' ' ')"
 	# A (checksumming on): GSO active, the driver's tx queues see every
-	# segment (software segmentation before it: no tx-udp-segmentation);
-	# B (off): the kernel refuses GSO (EIO), the tool falls back
+	# segment (software segmentation before it: no tx-udp-segmentation)
 	v=$(rj csum "$work/res-csum" 2>&1)
-	read -r a_gso a_calls a_dg a_txq b_fb b_calls b_dg <<<"$v"
+	read -r a_gso a_calls a_dg a_txq b_fb b_calls b_dg b_gso <<<"$v"
 	if [ "${a_gso:-0}" = 1 ] && [ "${a_txq:-0}" -ge "${a_dg:-1}" ] 2>/dev/null &&
 	   [ "$a_dg" -ge $((a_calls * 10)) ]; then
 		emit ok "csum: A (tx-checksumming on, tx-udp-segmentation off [fixed]): $a_calls GSO sends of 10 -> $a_dg datagrams, $a_txq packets on $NETIF's tx queues: segmented in software before the driver"
 	else
 		emit "not ok" "csum: A: gso_active calls datagrams txq-packets = $v"
 	fi
-	if [ "${b_fb:-0}" = 1 ] && [ "${b_calls:-0}" = "${b_dg:-x}" ]; then
-		emit ok "csum: B (tx-checksumming off): GSO refused (EIO), the tool fell back to $b_calls plain sends ($(grep -o '"fallback_reason": "[^"]*"' "$(resdir_of "$work/res-csum")"raw/*.log | sort -u | head -1))"
+	reason=$(grep -oh '"fallback_reason":"[^"]*"' "$(resdir_of "$work/res-csum")"raw/*.log | sort -u | head -1)
+	if csum_eio; then
+		if [ "${b_fb:-0}" = 1 ] && [ "${b_calls:-0}" = "${b_dg:-x}" ]; then
+			emit ok "csum: B (tx-checksumming off, $(uname -r): before 6.11): GSO refused, the tool fell back to $b_calls plain sends (${reason:-no fallback_reason})"
+		else
+			emit "not ok" "csum: B (before 6.11, EIO expected): fallback calls datagrams gso_active = $b_fb $b_calls $b_dg $b_gso"
+		fi
+	elif [ "${b_gso:-0}" = 1 ] && [ "${b_fb:-1}" = 0 ] && [ "${b_dg:-0}" -ge $((b_calls * 10)) ] 2>/dev/null; then
+		emit ok "csum: B (tx-checksumming off, $(uname -r): 6.11+, no EIO): GSO still active, $b_calls sends of 10 -> $b_dg datagrams (segmented and checksummed in software)"
 	else
-		emit "not ok" "csum: B: fallback calls datagrams = $b_fb $b_calls $b_dg"
+		emit "not ok" "csum: B (6.11+: GSO without checksum offload expected): fallback calls datagrams gso_active = $b_fb $b_calls $b_dg $b_gso ${reason}"
+	fi
+	# the per-skb counters (the module, else its BPF twin) where loaded: A's
+	# GSO skbs segmented in software before the driver; B's too from 6.11,
+	# none before (refused)
+	v=$(rj csum_kmod "$work/res-csum" 2>&1)
+	read -r src a_l4 a_seg a_segs b_l4 b_seg b_segs <<<"$v"
+	if csum_eio; then b_want="0 0"; b_ok() { [ "$b_l4" = 0 ] && [ "$b_seg" = 0 ]; }
+	else b_want=">= $b_calls, >= $b_calls"
+		b_ok() { [ "$b_l4" -ge "$b_calls" ] && [ "$b_seg" -ge "$b_calls" ] && [ "$b_segs" -ge "$b_dg" ]; } 2>/dev/null
+	fi
+	if [ "$src" = none ]; then
+		emit skip "csum: per-skb counters: none read ($(grep -o 'kmod counters: [^"]*' "$(resdir_of "$work/res-csum")"results.json | head -1))"
+	elif [ "${a_seg:-0}" -ge "${a_calls:-1}" ] 2>/dev/null && [ "${a_segs:-0}" -ge "${a_dg:-1}" ] &&
+	     [ "${a_l4:-0}" -ge "$a_calls" ] && b_ok; then
+		emit ok "csum: $src counters: A tx_gso_udp_l4_skbs $a_l4, tx_sw_segmented_skbs $a_seg -> tx_sw_segments $a_segs ($a_calls sends, $a_dg datagrams: software GSO before the driver); B $b_l4, $b_seg -> $b_segs"
+	else
+		emit "not ok" "csum: $src counters: A tx_gso_udp_l4_skbs tx_sw_segmented_skbs tx_sw_segments, B the same = $v (A: >= $a_calls, >= $a_calls, >= $a_dg; B: $b_want)"
 	fi
 	same_as csum "$work/before"
 fi
@@ -266,16 +309,25 @@ fi
 # applied, send SIG to WHO (group: the whole process group, as a terminal's
 # Ctrl-C; script: the script only, as `kill PID`)
 stop_run() {
-	local sig=$1 who=$2 name=$3 root=$work/res-$3 pid i
+	local sig=$1 who=$2 name=$3 root=$work/res-$3 pid i v
 	mkdir -p "$root"
-	setsid "$AB" --no-perf --no-warmup -l 30 -n 1 --preset none --tx sendto --rx plain \
+	# (a job of a non-interactive shell starts with SIGINT ignored, and bash
+	# cannot trap a signal ignored on entry: without --default-signal the
+	# script and its tools ignored the Ctrl-C and the run went on, exit 0)
+	setsid env --default-signal=INT "$AB" --no-perf --no-warmup -l 30 -n 1 --preset none --tx sendto --rx plain \
 		--threads 2 --out "$root" "${DEVOPTS[@]}" >"$work/$name.log" 2>&1 &
 	pid=$!
+	# (until the settings are seen while a sender runs, or the run ends)
+	: >"$work/$name.watch"
 	for ((i = 0; i < 240; i++)); do
-		pgrep -x udpgso_bench_tx >/dev/null && [ "$(sample)" = ok ] && break
+		kill -0 "$pid" 2>/dev/null || break
+		if pgrep -x udpgso_bench_tx >/dev/null; then
+			v="$(date +%s.%N) $(sample)"
+			echo "$v" >>"$work/$name.watch"
+			[ "${v#* }" = ok ] && break
+		fi
 		sleep 1
 	done
-	echo "$(date +%s.%N) $(sample)" >"$work/$name.watch"
 	if [ "$who" = group ]; then kill -"$sig" -- -"$pid"; else kill -"$sig" "$pid"; fi
 	for ((i = 0; i < 120; i++)); do kill -0 "$pid" 2>/dev/null || break; sleep 0.5; done
 	wait "$pid" 2>/dev/null
@@ -286,10 +338,10 @@ for s in int:INT:group term:TERM:script kill:KILL:group; do
 	IFS=: read -r name sig who <<<"$s"
 	wanted "$name" || continue
 	stop_run "$sig" "$who" "$name"
-	if grep -q ' ok$' "$work/$name.watch"; then
-		emit ok "$name: settings applied when SIG$sig was sent ($(cut -d' ' -f2- "$work/$name.watch"))"
+	if [ "$(tail -1 "$work/$name.watch" | cut -d' ' -f2-)" = ok ]; then
+		emit ok "$name: settings seen applied while a sender ran, then SIG$sig sent ($(grep -c . "$work/$name.watch") samples)"
 	else
-		emit "not ok" "$name: the run never reached its settings: $(cat "$work/$name.watch")"
+		emit "not ok" "$name: the run never showed its settings while a sender ran: $(wc -l <"$work/$name.watch") samples, the last: $(tail -1 "$work/$name.watch")"
 	fi
 	if [ "$sig" = KILL ]; then
 		# the whole group died (tools, agents); the restore a user would do

@@ -113,12 +113,14 @@ else
 	[ -z "$keep" ] || cmd+=" --keep $work/keep"
 fi
 t0=$SECONDS
-# in our namespace: qemu opens the taps there.  A job of ours, stopped
-# (with its guest) first when we are
-ip netns exec "$ns" "$UG_TOP/scripts/vm/vng_run.sh" --kernel "$kernel" --timeout "$tmo" \
+# in our namespace: qemu opens the taps there.  A job of ours in a session
+# of its own, stopped whole (vng_run.sh, timeout's process group, vng, qemu)
+# first when we are: a TERM, then a KILL of what is left (a KILL of
+# vng_run.sh alone left qemu running, holding the heavy lock's descriptor)
+setsid ip netns exec "$ns" "$UG_TOP/scripts/vm/vng_run.sh" --kernel "$kernel" --timeout "$tmo" \
 	--rwdir "$work" -- "$cmd" >"$work/guest.log" 2>&1 &
 gpid=$!
-defer "kill -0 $gpid && { kill -TERM $gpid; sleep 3; kill -KILL $gpid; }; wait $gpid"
+defer "kill -0 $gpid 2>/dev/null && { kill -TERM $gpid; sleep 3; }; pkill -KILL -s $gpid; wait $gpid"
 wait "$gpid"
 rc=$?
 ktap_info "$ver: guest ran $((SECONDS - t0)) s (exit $rc)"

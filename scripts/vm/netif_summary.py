@@ -6,7 +6,9 @@
              rx input IRQs fired
   oneflow    rx queues carrying traffic, per-queue packets
   csum       A: gso active, calls, datagrams, packets on the tx queues;
-             B: gso fallback, calls, datagrams
+             B: gso fallback, calls, datagrams, gso active
+  csum_kmod  the per-skb counters' source (kmod, bpf, none), then A's and B's
+             tx_gso_udp_l4_skbs, tx_sw_segmented_skbs, tx_sw_segments
   staircase  STEP=Mpps for every step (STEP=failed where no run)
 """
 import argparse
@@ -32,7 +34,21 @@ def csum(r):
     a, b = first_ok(r, "A"), first_ok(r, "B")
     txq = sum(a["where"]["tx"]["queues"]["tx"]["packets"])
     return [int(a["tx_gso_active"]), a["tx_calls"], a["tx_datagrams"], txq,
-            int(b["tx_gso_fallback"]), b["tx_calls"], b["tx_datagrams"]]
+            int(b["tx_gso_fallback"]), b["tx_calls"], b["tx_datagrams"], int(b["tx_gso_active"])]
+
+
+def csum_kmod(r):
+    """A and B's per-skb counters: source, then for each tx_gso_udp_l4_skbs,
+    tx_sw_segmented_skbs, tx_sw_segments ('-' where not read)"""
+    out = []
+    for s in ("A", "B"):
+        c = first_ok(r, s)["counters"]
+        k = c.get("kmod") or {}
+        if s == "A":
+            out.append((c.get("kmod_source") or "none").split()[0])
+        out += [k.get(n, "-") for n in ("tx_gso_udp_l4_skbs", "tx_sw_segmented_skbs",
+                                        "tx_sw_segments")]
+    return out
 
 
 def staircase(r):
@@ -43,7 +59,7 @@ def staircase(r):
 def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("what", choices=["run", "oneflow", "csum", "staircase"])
+    ap.add_argument("what", choices=["run", "oneflow", "csum", "csum_kmod", "staircase"])
     ap.add_argument("results", help="a results.json")
     a = ap.parse_args()
     with open(a.results) as f:
