@@ -6,7 +6,7 @@
 # test: it asserts nothing.  Run it under the heavy lock on a quiet host.
 #
 #   scripts/bench/bpf_bench.sh [--rounds N] [--secs S] [--stats-rounds N]
-#                              [--workloads LIST] [--stats-bin PATH] [--out DIR]
+#                              [--workloads LIST] [--old PATH] [--empty] [--out DIR]
 #   scripts/bench/bpf_bench.sh --summarize DIR     summary.txt again from DIR/raw.log
 #
 # Workloads (LIST: comma-separated, default all three), each to its own
@@ -17,33 +17,36 @@
 #                  GSO->GRO benchmark -> rx -G (UDP_GRO)
 #   gso-gro-small  tx -s 14000 -S 1400 (10 segments of 1400) -> rx -G
 #   sendto         tx -s 1400 (one datagram per sendto) -> rx
-# Every round runs each workload twice, without ("off") and with ("on") the
-# programs, in the order off on for even rounds and on off for odd ones.
+# Every round runs each workload without ("off") and with ("on") the
+# programs, and in two more modes if asked: "old", with another udpgso_stats
+# binary (--old PATH: an earlier build, for a before/after in one run), and
+# "empty", with programs that return at once (--empty: UDPGSO_STATS_EMPTY=1,
+# the cost of the hooks themselves, the floor).  Even rounds run the modes in
+# the order off on [old] [empty], odd rounds in the reverse order.
 # "on": tx runs under `udpgso_stats run` (attached before tx starts,
 # detached after it ends), without run-time statistics.  Before every tx the
 # number of tracing BPF programs already attached is logged (another tool's
-# programs make the pair "disturbed": left out of the interval).
+# programs make the round "disturbed": left out of the interval).
 # Then --stats-rounds N (default 3) rounds per workload under `udpgso_stats
 # run --prog-stats` (BPF_ENABLE_STATS): the programs' own run time per
 # program and per send, labelled as such; their throughput is not compared.
 # The programs' sizes (bpftool: xlated instructions, JIT bytes) are logged
-# once.  --stats-bin: the udpgso_stats binary measured (default the built
-# one), e.g. an older build for a before/after pair of runs.
+# once per binary.
 # DIR (default results/bpf-overhead-DATE) gets command.txt, raw.log and
-# summary.txt (scripts/bench/bpf_bench_summary.py: medians, the ratio of
-# medians, the per-round ratios' spread, a 95% paired t-interval of the ratio
-# from ab_stats.py, the programs' run time and sizes).
+# summary.txt (scripts/bench/bpf_bench_summary.py: per mode against off,
+# medians, the ratio of medians, the per-round ratios' spread, a 95% paired
+# t-interval of the ratio from ab_stats.py; the programs' run time and sizes).
 set -u
 
 . "$(dirname "$0")/../lib.sh"
 
 usage() {
-	echo "usage: $ug_prog [--rounds N] [--secs S] [--stats-rounds N] [--workloads LIST] [--stats-bin PATH] [--out DIR] | --summarize DIR" >&2
+	echo "usage: $ug_prog [--rounds N] [--secs S] [--stats-rounds N] [--workloads LIST] [--old PATH] [--empty] [--out DIR] | --summarize DIR" >&2
 	exit 1
 }
 
 rounds=20 secs=3 stats_rounds=3 workloads=gso-gro,gso-gro-small,sendto out= sumdir=
-STATS=$UDPGSO_BIN/udpgso_stats
+STATS=$UDPGSO_BIN/udpgso_stats OLD= empty=0
 args=("$@")
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -51,11 +54,12 @@ while [ $# -gt 0 ]; do
 	--secs) secs=${2:-}; shift 2 || usage ;;
 	--stats-rounds) stats_rounds=${2:-}; shift 2 || usage ;;
 	--workloads) workloads=${2:-}; shift 2 || usage ;;
-	--stats-bin) STATS=${2:-}; shift 2 || usage ;;
+	--old) OLD=${2:-}; shift 2 || usage ;;
+	--empty) empty=1; shift ;;
 	--out) out=${2:-}; shift 2 || usage ;;
 	--summarize) sumdir=${2:-}; shift 2 || usage ;;
 	-h | --help) ug_help; exit 0 ;;
-	*) ug_die "unknown option '$1', allowed --rounds N, --secs S, --stats-rounds N, --workloads LIST, --stats-bin PATH, --out DIR, --summarize DIR (-h: usage)" ;;
+	*) ug_die "unknown option '$1', allowed --rounds N, --secs S, --stats-rounds N, --workloads LIST, --old PATH, --empty, --out DIR, --summarize DIR (-h: usage)" ;;
 	esac
 done
 case "$rounds" in ''|0|*[!0-9]*) ug_die "--rounds '$rounds': allowed a positive integer" ;; esac
@@ -83,7 +87,7 @@ fi
 
 TX=$UDPGSO_BIN/udpgso_bench_tx
 RX=$UDPGSO_BIN/udpgso_bench_rx
-for b in "$TX" "$RX" "$STATS"; do
+for b in "$TX" "$RX" "$STATS" ${OLD:+"$OLD"}; do
 	[ -x "$b" ] || ug_die "no $b (make; make -C bpf)"
 done
 "$STATS" hooks >/dev/null || ug_die "udpgso_stats cannot attach here (see above)"
@@ -113,7 +117,7 @@ tracing_progs() {
 	fi
 }
 
-# one tx: "MBps X sends N" (MBps error if none); MODE off, on or stats
+# one tx: "MBps X sends N" (MBps error if none); MODE off, on, old, empty or stats
 tx_round() {		# WORKLOAD MODE PORT
 	local j=$out/.tx.json
 	local -a tx
@@ -123,8 +127,11 @@ tx_round() {		# WORKLOAD MODE PORT
 	case "$2" in
 	off)
 		ns_exec l "${tx[@]}" >"$j" 2>/dev/null ;;
-	on)
-		"$STATS" run -- sh -c 'o=$1; shift; exec "$@" >"$o"' sh "$j" \
+	on | old | empty)
+		local b=$STATS
+		[ "$2" = old ] && b=$OLD
+		UDPGSO_STATS_EMPTY=$([ "$2" = empty ] && echo 1 || echo 0) \
+		"$b" run -- sh -c 'o=$1; shift; exec "$@" >"$o"' sh "$j" \
 			ip netns exec "$(ns_name l)" "${tx[@]}" >"$out/.stats" 2>&1 ;;
 	stats)
 		"$STATS" run --prog-stats -- sh -c 'o=$1; shift; exec "$@" >"$o"' sh "$j" \
@@ -138,20 +145,26 @@ echo "scripts/bench/bpf_bench.sh ${args[*]}" >"$out/command.txt"
 {
 	echo "# $(date -u '+%Y-%m-%d %H:%M:%S UTC'), kernel $(uname -r), $(nproc) cpus," \
 		"udpgso_stats $("$STATS" hooks | sed -n 's/^# mode //p') ($STATS)"
+	[ -z "$OLD" ] || echo "# mode old: $OLD"
+	[ "$empty" = 0 ] || echo "# mode empty: $STATS with UDPGSO_STATS_EMPTY=1 (programs that return at once)"
 	echo "# host load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 	echo "# rounds alternate off/on and on/off; tx -l $secs per round; $pinned"
 	for w in "${wl[@]}"; do
 		echo "# workload $w: udpgso_bench_tx $(tx_args "$w")$([ "${w#gso-gro}" != "$w" ] && echo " -> udpgso_bench_rx -G")"
 	done
 	# the programs' sizes: the newest program of each name (ours)
-	if command -v bpftool >/dev/null; then
-		"$STATS" run -- bpftool prog show 2>/dev/null |
-			awk '/: tracing +name ugs_/ { n = $4 }
+	for m in on ${OLD:+old}; do
+		command -v bpftool >/dev/null || break
+		b=$STATS
+		[ "$m" = old ] && b=$OLD
+		"$b" run -- bpftool prog show 2>/dev/null |
+			awk -v m="$m" '/: tracing +name ugs_/ { n = $4 }
 			     /xlated/ && n { x[n] = $2; j[n] = $4; n = "" }
 			     END { for (p in x) { sub(/B$/, "", x[p]); sub(/B$/, "", j[p])
-				printf "size prog %s xlated_insns %d jited_bytes %d\n", p, x[p] / 8, j[p] } }' |
+				printf "size mode %s prog %s xlated_insns %d jited_bytes %d\n",
+					m, p, x[p] / 8, j[p] } }' |
 			sort
-	fi
+	done
 } >"$out/raw.log"
 
 declare -A port
@@ -159,13 +172,15 @@ for w in "${wl[@]}"; do
 	port[$w]=$((RANDOM % 20000 + 20000))
 	rxf=()
 	[ "$w" = sendto ] || rxf=(-G)
-	ip netns exec "$(ns_name l)" timeout $((rounds * 2 * (secs + 10) * ${#wl[@]} + stats_rounds * (secs + 10) * ${#wl[@]} + 120)) \
+	ip netns exec "$(ns_name l)" timeout $((rounds * 4 * (secs + 10) * ${#wl[@]} + stats_rounds * (secs + 10) * ${#wl[@]} + 120)) \
 		"$RX" -4 -p "${port[$w]}" "${rx_pin[@]}" "${rxf[@]}" >/dev/null 2>&1 &
 	defer kill $!
 	ug_wait_port -u l "${port[$w]}" "" 30 || ug_die "receiver did not bind port ${port[$w]}"
 done
+modes="off on${OLD:+ old}$([ "$empty" = 0 ] || echo " empty")"
+rmodes=$(echo "$modes" | tr ' ' '\n' | tac | tr '\n' ' ')
 for ((i = 0; i < rounds; i++)); do
-	if ((i % 2)); then order="on off"; else order="off on"; fi
+	if ((i % 2)); then order=$rmodes; else order=$modes; fi
 	for w in "${wl[@]}"; do
 		for mode in $order; do
 			pre=$(tracing_progs) load=$(cut -d' ' -f1 /proc/loadavg)

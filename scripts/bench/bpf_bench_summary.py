@@ -2,12 +2,13 @@
 # SPDX-License-Identifier: GPL-2.0
 """udpgso-lab: the summary of a bpf_bench.sh run, from its raw.log.
 
-Per workload: the median tx MB/s without and with the BPF programs, the
-ratio of the medians, the per-round ratios (on/off of one round, run back
-to back) with their spread, and the paired t-interval of the ratio
+Per workload and mode (on: the programs; old: another build; empty:
+programs that return at once), against off (no programs): the median tx
+MB/s of each, the ratio of the medians, the per-round ratios (MODE/off of
+one round) with their spread, and the paired t-interval of the ratio
 (ab_stats.interval: exp(mean log ratio +- t * sd / sqrt(n)), 95%).  A round
-in which a tracing BPF program was already attached before one of its two
-runs (another tool's) is "disturbed": named and left out.  Then the
+in which a tracing BPF program was already attached before one of its runs
+(another tool's) is "disturbed": named and left out.  Then the
 programs' run time from the --prog-stats rounds (BPF_STATS_RUN_TIME: these
 rounds' throughput is not compared) per send and per program, and the
 programs' sizes.
@@ -58,32 +59,33 @@ def num(s):
         return None
 
 
-def workload(name, rounds, out):
+def workload(name, mode, rounds, out):
     ratios, off, on, disturbed, failed = [], [], [], [], []
     for i in sorted(rounds):
         r = rounds[i]
-        if "off" not in r or "on" not in r:
+        if "off" not in r or mode not in r:
             failed.append(i)
             continue
-        a, b = num(r["on"]["MBps"]), num(r["off"]["MBps"])
+        a, b = num(r[mode]["MBps"]), num(r["off"]["MBps"])
         if not a or not b:
             failed.append(i)
             continue
-        if any(r[m].get("tracing_progs_before", "0") not in ("0", "?") for m in ("off", "on")):
+        if any(d.get("tracing_progs_before", "0") not in ("0", "?") for d in r.values()):
             disturbed.append(i)
             continue
         ratios.append(a / b)
         on.append(a)
         off.append(b)
+    name = "%s %s/off" % (name, mode)
     if not ratios:
         out.append("%s: no complete round" % name)
         return
     mo, mn = statistics.median(off), statistics.median(on)
-    out.append("%s: median tx MB/s without BPF %.1f, with BPF %.1f (%d rounds): "
-               "ratio of medians %.4f (cost %.2f%%)" % (name, mo, mn, len(ratios), mn / mo,
+    out.append("%s: median tx MB/s off %.1f, %s %.1f (%d rounds): "
+               "ratio of medians %.4f (cost %.2f%%)" % (name, mo, mode, mn, len(ratios), mn / mo,
                                                          100 * (1 - mn / mo)))
     rs = sorted(ratios)
-    out.append("%s: per-round ratios with/without: min %.4f, median %.4f, max %.4f" % (
+    out.append("%s: per-round ratios: min %.4f, median %.4f, max %.4f" % (
         name, rs[0], statistics.median(rs), rs[-1]))
     iv = ab_stats.interval(ratios, 95.0)
     if iv:
@@ -140,11 +142,18 @@ def main(argv=None):
         return 1
     out = [h for h in heads]
     for name in rounds:
-        workload(name, rounds[name], out)
+        modes = sorted({m for r in rounds[name].values() for m in r if m != "off"},
+                       key=lambda m: ("on", "old", "empty").index(m) if m in (
+                           "on", "old", "empty") else 9)
+        for mode in modes:
+            workload(name, mode, rounds[name], out)
         progtime(name, stats, progs, out)
-    if sizes:
-        out.append("program sizes (xlated instructions / JIT bytes): " + ", ".join(
-            "%s %s/%s" % (s["prog"], s["xlated_insns"], s["jited_bytes"]) for s in sizes))
+    for mode in ("on", "old"):
+        ss = [s for s in sizes if s.get("mode", "on") == mode]
+        if ss:
+            out.append("program sizes, mode %s (xlated instructions / JIT bytes): %s" % (
+                mode, ", ".join("%s %s/%s" % (s["prog"], s["xlated_insns"], s["jited_bytes"])
+                                for s in ss)))
     print("\n".join(out))
     return 0
 
