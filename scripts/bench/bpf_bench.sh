@@ -141,6 +141,7 @@ tx_round() {		# WORKLOAD MODE PORT
 		"sends $(ug_jget "$j" calls 2>/dev/null || echo error)"
 }
 
+modes="off on${OLD:+ old}$([ "$empty" = 0 ] || echo " empty")"
 echo "scripts/bench/bpf_bench.sh ${args[*]}" >"$out/command.txt"
 {
 	echo "# $(date -u '+%Y-%m-%d %H:%M:%S UTC'), kernel $(uname -r), $(nproc) cpus," \
@@ -148,7 +149,7 @@ echo "scripts/bench/bpf_bench.sh ${args[*]}" >"$out/command.txt"
 	[ -z "$OLD" ] || echo "# mode old: $OLD"
 	[ "$empty" = 0 ] || echo "# mode empty: $STATS with UDPGSO_STATS_EMPTY=1 (programs that return at once)"
 	echo "# host load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
-	echo "# rounds alternate off/on and on/off; tx -l $secs per round; $pinned"
+	echo "# modes per round: $modes (even rounds), reversed (odd rounds); tx -l $secs per run; $pinned"
 	for w in "${wl[@]}"; do
 		echo "# workload $w: udpgso_bench_tx $(tx_args "$w")$([ "${w#gso-gro}" != "$w" ] && echo " -> udpgso_bench_rx -G")"
 	done
@@ -177,7 +178,6 @@ for w in "${wl[@]}"; do
 	defer kill $!
 	ug_wait_port -u l "${port[$w]}" "" 30 || ug_die "receiver did not bind port ${port[$w]}"
 done
-modes="off on${OLD:+ old}$([ "$empty" = 0 ] || echo " empty")"
 rmodes=$(echo "$modes" | tr ' ' '\n' | tac | tr '\n' ' ')
 for ((i = 0; i < rounds; i++)); do
 	if ((i % 2)); then order=$rmodes; else order=$modes; fi

@@ -3,7 +3,8 @@
 """udpgso-lab: the summary of a bpf_bench.sh run, from its raw.log.
 
 Per workload and mode (on: the programs; old: another build; empty:
-programs that return at once), against off (no programs): the median tx
+programs that return at once), against off (no programs), and on against
+empty and old when they ran: the median tx
 MB/s of each, the ratio of the medians, the per-round ratios (MODE/off of
 one round) with their spread, and the paired t-interval of the ratio
 (ab_stats.interval: exp(mean log ratio +- t * sd / sqrt(n)), 95%).  A round
@@ -59,14 +60,14 @@ def num(s):
         return None
 
 
-def workload(name, mode, rounds, out):
+def workload(name, mode, rounds, out, base="off"):
     ratios, off, on, disturbed, failed = [], [], [], [], []
     for i in sorted(rounds):
         r = rounds[i]
-        if "off" not in r or mode not in r:
+        if base not in r or mode not in r:
             failed.append(i)
             continue
-        a, b = num(r[mode]["MBps"]), num(r["off"]["MBps"])
+        a, b = num(r[mode]["MBps"]), num(r[base]["MBps"])
         if not a or not b:
             failed.append(i)
             continue
@@ -76,14 +77,14 @@ def workload(name, mode, rounds, out):
         ratios.append(a / b)
         on.append(a)
         off.append(b)
-    name = "%s %s/off" % (name, mode)
+    name = "%s %s/%s" % (name, mode, base)
     if not ratios:
         out.append("%s: no complete round" % name)
         return
     mo, mn = statistics.median(off), statistics.median(on)
-    out.append("%s: median tx MB/s off %.1f, %s %.1f (%d rounds): "
-               "ratio of medians %.4f (cost %.2f%%)" % (name, mo, mode, mn, len(ratios), mn / mo,
-                                                         100 * (1 - mn / mo)))
+    out.append("%s: median tx MB/s %s %.1f, %s %.1f (%d rounds): "
+               "ratio of medians %.4f (cost %.2f%%)" % (name, base, mo, mode, mn, len(ratios),
+                                                         mn / mo, 100 * (1 - mn / mo)))
     rs = sorted(ratios)
     out.append("%s: per-round ratios: min %.4f, median %.4f, max %.4f" % (
         name, rs[0], statistics.median(rs), rs[-1]))
@@ -92,9 +93,10 @@ def workload(name, mode, rounds, out):
         verdict = ("met" if iv["lo"] >= TARGET else
                    "not met" if iv["hi"] < TARGET else "undecided")
         out.append("%s: paired 95%% t-interval of the ratio %.4f [%.4f, %.4f] "
-                   "(cost %.2f%% [%.2f, %.2f]); <= 3%% cost: %s" % (
+                   "(cost %.2f%% [%.2f, %.2f])%s" % (
                        name, iv["ratio"], iv["lo"], iv["hi"], 100 * (1 - iv["ratio"]),
-                       100 * (1 - iv["hi"]), 100 * (1 - iv["lo"]), verdict))
+                       100 * (1 - iv["hi"]), 100 * (1 - iv["lo"]),
+                       "; <= 3%% cost: %s" % verdict if base == "off" else ""))
     if disturbed:
         out.append("%s: disturbed rounds (a tracing program already attached), left out: %s" % (
             name, " ".join(map(str, disturbed))))
@@ -147,6 +149,10 @@ def main(argv=None):
                            "on", "old", "empty") else 9)
         for mode in modes:
             workload(name, mode, rounds[name], out)
+        # the programs' bodies beyond the hooks; this build against the old one
+        for mode, base in (("on", "empty"), ("on", "old")):
+            if mode in modes and base in modes:
+                workload(name, mode, rounds[name], out, base)
         progtime(name, stats, progs, out)
     for mode in ("on", "old"):
         ss = [s for s in sizes if s.get("mode", "on") == mode]
