@@ -57,6 +57,8 @@ const volatile bool ugs_derived_gro;	/* no fexit on udp*_gro_complete */
 /* fexit mode with consume_skb's location: segmentation classified where freed */
 const volatile bool ugs_seg_by_free;
 const volatile __u64 ugs_range[UGS_NR_RANGES][2];
+/* the benchmark's floor (UDPGSO_STATS_EMPTY): every program returns at once */
+const volatile bool ugs_empty;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -67,6 +69,12 @@ struct {
 
 /* reset generation: the tool bumps it when it zeroes the counters */
 __u32 ugs_gen;
+/*
+ * set (once) before the first GRO mark is put: until then ugs_marks is
+ * empty and netif_receive_skb skips its lookup (a host or namespace without
+ * GRO traffic, like lo, never pays for it)
+ */
+__u32 ugs_marks_used;
 
 /* a tx queue pass at one depth, until a nested pass replaces it */
 struct ugs_txq {
@@ -133,32 +141,28 @@ static __always_inline struct ugs_stats *ugs_this(void)
 	return bpf_map_lookup_elem(&ugs_stats, &zero);
 }
 
-static __always_inline void ugs_add(enum ugs_counter c, __u64 v)
+/*
+ * the counters: S is this CPU's (ugs_this(), looked up once per program run);
+ * a NULL S (never, for a one-element array) counts nothing
+ */
+static __always_inline void ugs_add(struct ugs_stats *s, enum ugs_counter c, __u64 v)
 {
-	struct ugs_stats *s = ugs_this();
-
 	if (s && c < UGS_NR_COUNTERS)
 		s->cnt[c] += v;
 }
 
-static __always_inline void ugs_inc(enum ugs_counter c)
+static __always_inline void ugs_inc(struct ugs_stats *s, enum ugs_counter c)
 {
-	ugs_add(c, 1);
+	ugs_add(s, c, 1);
 }
 
-static __always_inline void ugs_hist_add(enum ugs_hist h, __u32 segs, __u64 v)
+static __always_inline void ugs_hist_add(struct ugs_stats *s, enum ugs_hist h, __u32 segs,
+					 __u64 v)
 {
-	struct ugs_stats *s = ugs_this();
-
 	if (segs > UGS_HIST_MAX)
 		segs = UGS_HIST_MAX;
 	if (s && h < UGS_NR_HIST)
 		s->hist[h][segs] += v;
-}
-
-static __always_inline void ugs_hist_inc(enum ugs_hist h, __u32 segs)
-{
-	ugs_hist_add(h, segs, 1);
 }
 
 static __always_inline struct ugs_state *ugs_st(void)
@@ -190,38 +194,41 @@ static __always_inline __u32 ugs_depth(const struct ugs_state *st)
 
 /* ---- tx ---- */
 
-static __always_inline void ugs_tx_account(const struct ugs_txq *q, bool undo)
+static __always_inline void ugs_tx_account(struct ugs_stats *s, const struct ugs_txq *q,
+					   bool undo)
 {
 	__u64 one = undo ? (__u64)-1 : 1;
 
-	ugs_add(UGS_TX_SKBS, one);
+	ugs_add(s, UGS_TX_SKBS, one);
 	if (!q->gso)
 		return;
-	ugs_add(UGS_TX_GSO_SKBS, one);
+	ugs_add(s, UGS_TX_GSO_SKBS, one);
 	if (q->gso_type & SKB_GSO_UDP_L4)
-		ugs_add(UGS_TX_GSO_UDP_L4_SKBS, one);
+		ugs_add(s, UGS_TX_GSO_UDP_L4_SKBS, one);
 	if (q->gso_type & (SKB_GSO_TCPV4 | SKB_GSO_TCPV6))
-		ugs_add(UGS_TX_GSO_TCP_SKBS, one);
+		ugs_add(s, UGS_TX_GSO_TCP_SKBS, one);
 	if (q->gso_type & SKB_GSO_FRAGLIST)
-		ugs_add(UGS_TX_GSO_FRAGLIST_SKBS, one);
+		ugs_add(s, UGS_TX_GSO_FRAGLIST_SKBS, one);
 	if (!q->segs) {
-		ugs_add(UGS_TX_GSO_SEGS_UNKNOWN_SKBS, one);
+		ugs_add(s, UGS_TX_GSO_SEGS_UNKNOWN_SKBS, one);
 		return;
 	}
-	ugs_add(UGS_TX_GSO_SEGS, undo ? -(__u64)q->segs : q->segs);
-	ugs_hist_add(UGS_HIST_TX, q->segs, one);
+	ugs_add(s, UGS_TX_GSO_SEGS, undo ? -(__u64)q->segs : q->segs);
+	ugs_hist_add(s, UGS_HIST_TX, q->segs, one);
 }
 
 SEC("tp_btf/net_dev_queue")
 int BPF_PROG(ugs_net_dev_queue, struct sk_buff *skb)
 {
+	struct ugs_stats *s = ugs_this();
 	struct ugs_state *st = ugs_st();
-	__u32 d = ugs_depth(st);
 	struct ugs_txq q = {};
 	struct ugs_gso g;
+	__u32 d;
 
-	if (!st)
+	if (ugs_empty || !st)
 		return 0;
+	d = st->depth;
 	q.counted = ugs_match(skb, NULL);
 	ugs_gso_of(skb, &g);
 	q.gso = !!g.size;
@@ -240,11 +247,11 @@ int BPF_PROG(ugs_net_dev_queue, struct sk_buff *skb)
 			slot->pending = 0;
 			/* not when a reset came in between: it was zeroed */
 			if (slot->counted && slot->gen == q.gen)
-				ugs_tx_account(slot, true);
+				ugs_tx_account(s, slot, true);
 		}
 	}
 	if (q.counted)
-		ugs_tx_account(&q, false);
+		ugs_tx_account(s, &q, false);
 	if (d < UGS_TX_DEPTH)
 		st->txq[ugs_idx(d)] = q;
 	return 0;
@@ -253,10 +260,14 @@ int BPF_PROG(ugs_net_dev_queue, struct sk_buff *skb)
 SEC("tp_btf/net_dev_start_xmit")
 int BPF_PROG(ugs_net_dev_start_xmit, const struct sk_buff *skb, const struct net_device *dev)
 {
-	struct ugs_state *st = ugs_st();
+	struct ugs_state *st;
+	struct ugs_stats *s;
 	struct ugs_gso g;
 	__u32 d;
 
+	if (ugs_empty)
+		return 0;
+	st = ugs_st();
 	if (st)
 		st->depth++;
 	d = ugs_depth(st);
@@ -273,9 +284,10 @@ int BPF_PROG(ugs_net_dev_start_xmit, const struct sk_buff *skb, const struct net
 	/* deeper than followed: counted here, even if the driver says busy */
 	if (!ugs_match(skb, NULL))
 		return 0;
-	ugs_inc(UGS_TX_DEV_SKBS);
+	s = ugs_this();
+	ugs_inc(s, UGS_TX_DEV_SKBS);
 	if (g.size)
-		ugs_inc(UGS_TX_DEV_GSO_SKBS);
+		ugs_inc(s, UGS_TX_DEV_GSO_SKBS);
 	return 0;
 }
 
@@ -283,12 +295,17 @@ int BPF_PROG(ugs_net_dev_start_xmit, const struct sk_buff *skb, const struct net
 SEC("tp_btf/net_dev_xmit")
 int BPF_PROG(ugs_net_dev_xmit, struct sk_buff *skb, int rc)
 {
-	struct ugs_state *st = ugs_st();
-	__u32 d = ugs_depth(st);
+	struct ugs_state *st;
+	struct ugs_stats *s;
 	struct ugs_txx *x;
+	__u32 d;
 
+	if (ugs_empty)
+		return 0;
+	st = ugs_st();
 	if (!st)
 		return 0;
+	d = st->depth;
 	/* attached in the middle of a transmit: no start_xmit, nothing open */
 	if (st->depth > 0)
 		st->depth--;
@@ -301,9 +318,10 @@ int BPF_PROG(ugs_net_dev_xmit, struct sk_buff *skb, int rc)
 	/* busy: requeued, counted when taken; nested: a lower device counts it */
 	if (rc == NETDEV_TX_BUSY || x->nested || !x->matched)
 		return 0;
-	ugs_inc(UGS_TX_DEV_SKBS);
+	s = ugs_this();
+	ugs_inc(s, UGS_TX_DEV_SKBS);
 	if (x->gso)
-		ugs_inc(UGS_TX_DEV_GSO_SKBS);
+		ugs_inc(s, UGS_TX_DEV_GSO_SKBS);
 	return 0;
 }
 
@@ -337,8 +355,8 @@ static __always_inline bool ugs_rx_repeat(const struct sk_buff *skb)
 {
 	const struct net_device *dev = skb->dev;
 	const struct rtnl_link_ops *ops;
-	struct ugs_state *st = ugs_st();
 	char kind[UGS_KIND_LEN] = {};
+	struct ugs_state *st;
 	const char *kp;
 	bool tunnel;
 
@@ -350,6 +368,7 @@ static __always_inline bool ugs_rx_repeat(const struct sk_buff *skb)
 	ops = dev->rtnl_link_ops;
 	if (!ops)
 		return false;
+	st = ugs_st();
 	if (st && st->kind_ops == (__u64)ops)
 		return st->kind_tunnel;
 	kp = ops->kind;
@@ -370,6 +389,8 @@ static __always_inline void ugs_put_mark(const struct sk_buff *skb)
 
 	mk.head = (__u64)skb->head;
 	mk.when = bpf_ktime_get_ns();
+	if (!ugs_marks_used)
+		ugs_marks_used = 1;
 	bpf_map_update_elem(&ugs_marks, &key, &mk, BPF_ANY);
 }
 
@@ -377,6 +398,8 @@ static __always_inline int ugs_gro_entry(const struct sk_buff *skb)
 {
 	struct ugs_gso g;
 
+	if (ugs_empty)
+		return 0;
 	/* derived: GRO merges count wherever they happen, so any entry is marked */
 	if (ugs_derived_gro) {
 		ugs_gso_of(skb, &g);
@@ -385,7 +408,7 @@ static __always_inline int ugs_gro_entry(const struct sk_buff *skb)
 	}
 	/* after eth_type_trans(): skb->data is the network header */
 	if (!ugs_rx_repeat(skb) && ugs_match(skb, skb->data))
-		ugs_inc(UGS_RX_GRO_IN);
+		ugs_inc(ugs_this(), UGS_RX_GRO_IN);
 	return 0;
 }
 
@@ -408,6 +431,9 @@ static __always_inline bool ugs_take_mark(const struct sk_buff *skb)
 	struct ugs_mark *mk;
 	bool ok;
 
+	/* no mark was ever put: nothing to look up */
+	if (!ugs_marks_used)
+		return false;
 	mk = bpf_map_lookup_elem(&ugs_marks, &key);
 	if (!mk)
 		return false;
@@ -417,22 +443,26 @@ static __always_inline bool ugs_take_mark(const struct sk_buff *skb)
 	return ok;
 }
 
-static __always_inline void ugs_coalesced(const struct ugs_gso *g)
+static __always_inline void ugs_coalesced(struct ugs_stats *s, const struct ugs_gso *g)
 {
-	ugs_inc(UGS_RX_GRO_COALESCED_SKBS);
-	ugs_add(UGS_RX_GRO_COALESCED_SEGS, g->segs);
+	ugs_inc(s, UGS_RX_GRO_COALESCED_SKBS);
+	ugs_add(s, UGS_RX_GRO_COALESCED_SEGS, g->segs);
 	if (g->type & SKB_GSO_FRAGLIST)
-		ugs_inc(UGS_RX_GRO_FRAGLIST_SKBS);
-	ugs_hist_inc(UGS_HIST_RX, g->segs);
+		ugs_inc(s, UGS_RX_GRO_FRAGLIST_SKBS);
+	ugs_hist_add(s, UGS_HIST_RX, g->segs, 1);
 }
 
 SEC("tp_btf/netif_receive_skb")
 int BPF_PROG(ugs_netif_receive_skb, struct sk_buff *skb)
 {
 	const unsigned char *nh = skb->data;
+	struct ugs_stats *s;
 	bool built = false;
 	struct ugs_gso g;
 
+	if (ugs_empty)
+		return 0;
+	s = ugs_this();
 	ugs_gso_of(skb, &g);
 	/* the mark is used up at any pass, counted or not */
 	if (g.size && (g.type & SKB_GSO_UDP_L4)) {
@@ -441,22 +471,22 @@ int BPF_PROG(ugs_netif_receive_skb, struct sk_buff *skb)
 		if (ugs_derived_gro && built) {
 			built = g.segs >= 2;
 			if (built && ugs_match(skb, nh))
-				ugs_coalesced(&g);
+				ugs_coalesced(s, &g);
 		}
 	} else if (ugs_derived_gro) {
 		ugs_take_mark(skb);	/* entered GRO, left alone */
 	}
 	if (ugs_rx_repeat(skb) || !ugs_match(skb, nh))
 		return 0;
-	ugs_inc(UGS_RX_SKBS);
+	ugs_inc(s, UGS_RX_SKBS);
 	if (!g.size)
 		return 0;
-	ugs_inc(UGS_RX_GSO_SKBS);
+	ugs_inc(s, UGS_RX_GSO_SKBS);
 	if ((g.type & SKB_GSO_UDP_L4) && !built)
-		ugs_inc(UGS_RX_GSO_PASSTHROUGH_SKBS);
+		ugs_inc(s, UGS_RX_GSO_PASSTHROUGH_SKBS);
 	if (g.type & (SKB_GSO_TCPV4 | SKB_GSO_TCPV6)) {
-		ugs_inc(UGS_RX_GSO_TCP_SKBS);
-		ugs_add(UGS_RX_GSO_TCP_SEGS, ugs_segs(skb, &g));
+		ugs_inc(s, UGS_RX_GSO_TCP_SKBS);
+		ugs_add(s, UGS_RX_GSO_TCP_SEGS, ugs_segs(skb, &g));
 	}
 	return 0;
 }
@@ -465,8 +495,8 @@ int BPF_PROG(ugs_netif_receive_skb, struct sk_buff *skb)
 SEC("tp_btf/udp_fail_queue_rcv_skb")
 int BPF_PROG(ugs_udp_fail_skb, int rc, struct sock *sk, struct sk_buff *skb)
 {
-	if (ugs_match(skb, NULL))
-		ugs_inc(UGS_RX_UDP_QUEUE_FAILS);
+	if (!ugs_empty && ugs_match(skb, NULL))
+		ugs_inc(ugs_this(), UGS_RX_UDP_QUEUE_FAILS);
 	return 0;
 }
 
@@ -474,12 +504,12 @@ int BPF_PROG(ugs_udp_fail_skb, int rc, struct sock *sk, struct sk_buff *skb)
 SEC("tp_btf/udp_fail_queue_rcv_skb")
 int BPF_PROG(ugs_udp_fail_sk, int rc, struct sock *sk)
 {
-	if (ugs_filter_type == UGS_FILTER_DEV)
+	if (ugs_empty || ugs_filter_type == UGS_FILTER_DEV)
 		return 0;
 	if (ugs_filter_type == UGS_FILTER_PORT &&
 	    sk->__sk_common.skc_num != ugs_filter_port)
 		return 0;
-	ugs_inc(UGS_RX_UDP_QUEUE_FAILS);
+	ugs_inc(ugs_this(), UGS_RX_UDP_QUEUE_FAILS);
 	return 0;
 }
 
@@ -488,13 +518,16 @@ int BPF_PROG(ugs_udp_fail_sk, int rc, struct sock *sk)
 /* a tx_path segmentation whose skb was not seen freed: another caller's */
 static __always_inline void ugs_seg_other(struct ugs_state *st)
 {
+	struct ugs_stats *s;
+
 	if (!st->seg_skb)
 		return;
+	s = ugs_this();
 	if (st->seg_err) {
-		ugs_inc(UGS_OTHER_SW_SEGMENT_ERRORS);
+		ugs_inc(s, UGS_OTHER_SW_SEGMENT_ERRORS);
 	} else {
-		ugs_inc(UGS_OTHER_SW_SEGMENTED_SKBS);
-		ugs_add(UGS_OTHER_SW_SEGMENTS, st->seg_n);
+		ugs_inc(s, UGS_OTHER_SW_SEGMENTED_SKBS);
+		ugs_add(s, UGS_OTHER_SW_SEGMENTS, st->seg_n);
 	}
 	st->seg_skb = 0;
 }
@@ -503,6 +536,7 @@ static __always_inline void ugs_seg_other(struct ugs_state *st)
 static __always_inline void ugs_seg_freed(const struct sk_buff *skb, __u64 loc)
 {
 	struct ugs_state *st = ugs_st();
+	struct ugs_stats *s;
 	bool xmit;
 
 	if (!st || !st->seg_skb || st->seg_skb != (__u64)skb)
@@ -516,11 +550,12 @@ static __always_inline void ugs_seg_freed(const struct sk_buff *skb, __u64 loc)
 		ugs_seg_other(st);
 		return;
 	}
+	s = ugs_this();
 	if (st->seg_err) {
-		ugs_inc(UGS_TX_SW_SEGMENT_ERRORS);
+		ugs_inc(s, UGS_TX_SW_SEGMENT_ERRORS);
 	} else {
-		ugs_inc(UGS_TX_SW_SEGMENTED_SKBS);
-		ugs_add(UGS_TX_SW_SEGMENTS, st->seg_n);
+		ugs_inc(s, UGS_TX_SW_SEGMENTED_SKBS);
+		ugs_add(s, UGS_TX_SW_SEGMENTS, st->seg_n);
 	}
 	st->seg_skb = 0;
 }
@@ -530,10 +565,13 @@ int BPF_PROG(ugs_gso_segment, struct sk_buff *skb, netdev_features_t features, b
 	     struct sk_buff *segs)
 {
 	enum ugs_counter c_skbs, c_segs, c_err;
+	struct ugs_stats *s;
 	struct ugs_gso g;
 	__u64 n = 0;
 	int i;
 
+	if (ugs_empty)
+		return 0;
 	ugs_gso_of(skb, &g);
 	if (!g.size || !ugs_match(skb, NULL))
 		return 0;
@@ -568,12 +606,13 @@ int BPF_PROG(ugs_gso_segment, struct sk_buff *skb, netdev_features_t features, b
 		c_segs = UGS_TX_SW_SEGMENTS;
 		c_err = UGS_TX_SW_SEGMENT_ERRORS;
 	}
+	s = ugs_this();
 	if (err) {
-		ugs_inc(c_err);
+		ugs_inc(s, c_err);
 		return 0;
 	}
-	ugs_inc(c_skbs);
-	ugs_add(c_segs, n);
+	ugs_inc(s, c_skbs);
+	ugs_add(s, c_segs, n);
 	return 0;
 }
 
@@ -584,7 +623,7 @@ static __always_inline int ugs_gro_complete(struct sk_buff *skb, int nhoff, int 
 	__u64 key;
 
 	/* udp4/6_gro_complete() itself finds the UDP header at skb->data + nhoff */
-	if (ret || !ugs_match_udp_hdr(skb, skb->data + nhoff))
+	if (ugs_empty || ret || !ugs_match_udp_hdr(skb, skb->data + nhoff))
 		return 0;
 	ugs_gso_of(skb, &g);
 	if (!(g.type & SKB_GSO_UDP_L4) || g.segs < 2)
@@ -595,7 +634,7 @@ static __always_inline int ugs_gro_complete(struct sk_buff *skb, int nhoff, int 
 	if (mk && mk->head == (__u64)skb->head &&
 	    bpf_ktime_get_ns() - mk->when <= NSEC_PER_SEC)
 		return 0;
-	ugs_coalesced(&g);
+	ugs_coalesced(ugs_this(), &g);
 	ugs_put_mark(skb);
 	return 0;
 }
@@ -627,9 +666,12 @@ static __always_inline int ugs_where(__u64 loc)
 SEC("tp_btf/consume_skb")
 int BPF_PROG(ugs_consume_skb, struct sk_buff *skb, void *location)
 {
-	int where;
+	struct ugs_stats *s;
 	struct ugs_gso g;
+	int where;
 
+	if (ugs_empty)
+		return 0;
 	if (ugs_seg_by_free) {
 		ugs_seg_freed(skb, (__u64)location);
 		return 0;
@@ -640,12 +682,13 @@ int BPF_PROG(ugs_consume_skb, struct sk_buff *skb, void *location)
 	ugs_gso_of(skb, &g);
 	if (!g.size || !g.segs || !ugs_match(skb, NULL))
 		return 0;
+	s = ugs_this();
 	if (where == UGS_R_VALIDATE_XMIT) {
-		ugs_inc(UGS_TX_SW_SEGMENTED_SKBS);
-		ugs_add(UGS_TX_SW_SEGMENTS, g.segs);
+		ugs_inc(s, UGS_TX_SW_SEGMENTED_SKBS);
+		ugs_add(s, UGS_TX_SW_SEGMENTS, g.segs);
 	} else {
-		ugs_inc(UGS_RX_SW_SEGMENTED_SKBS);
-		ugs_add(UGS_RX_SW_SEGMENTS, g.segs);
+		ugs_inc(s, UGS_RX_SW_SEGMENTED_SKBS);
+		ugs_add(s, UGS_RX_SW_SEGMENTS, g.segs);
 	}
 	return 0;
 }
@@ -653,9 +696,12 @@ int BPF_PROG(ugs_consume_skb, struct sk_buff *skb, void *location)
 SEC("tp_btf/kfree_skb")
 int BPF_PROG(ugs_kfree_skb, struct sk_buff *skb, void *location)
 {
-	int where;
+	struct ugs_stats *s;
 	struct ugs_gso g;
+	int where;
 
+	if (ugs_empty)
+		return 0;
 	if (ugs_seg_by_free) {
 		ugs_seg_freed(skb, (__u64)location);
 		return 0;
@@ -666,7 +712,8 @@ int BPF_PROG(ugs_kfree_skb, struct sk_buff *skb, void *location)
 	ugs_gso_of(skb, &g);
 	if (!g.size || !ugs_match(skb, NULL))
 		return 0;
-	ugs_inc(where == UGS_R_VALIDATE_XMIT ? UGS_TX_SW_SEGMENT_ERRORS :
+	s = ugs_this();
+	ugs_inc(s, where == UGS_R_VALIDATE_XMIT ? UGS_TX_SW_SEGMENT_ERRORS :
 		UGS_RX_SW_SEGMENT_ERRORS);
 	return 0;
 }

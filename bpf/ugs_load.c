@@ -316,6 +316,7 @@ static int ugs_try(struct ugs *u, const struct ugs_filter *f, bool fexit,
 	}
 	ugs_set_rodata(u->skel, f, !fexit, r);
 	u->skel->rodata->ugs_seg_by_free = fexit && u->prog[UGS_H_CONSUME_SKB];
+	u->skel->rodata->ugs_empty = u->empty;
 	err = ugs_bpf__load(u->skel);
 	if (err) {
 		for (h = 0; h < UGS_NR_HOOKS; h++) {
@@ -355,11 +356,16 @@ static void ugs_detach(struct ugs *u)
 	u->skel = NULL;
 }
 
-static bool ugs_no_fexit(void)
+static bool ugs_env_set(const char *name)
 {
-	const char *v = getenv("UDPGSO_STATS_NO_FEXIT");
+	const char *v = getenv(name);
 
 	return v && *v && strcmp(v, "0");
+}
+
+static bool ugs_no_fexit(void)
+{
+	return ugs_env_set("UDPGSO_STATS_NO_FEXIT");
 }
 
 int ugs_open(struct ugs *u, const struct ugs_filter *f, char *why, size_t len)
@@ -383,6 +389,8 @@ int ugs_open(struct ugs *u, const struct ugs_filter *f, char *why, size_t len)
 		return -ENOENT;
 	}
 	u->ncpus = libbpf_num_possible_cpus();
+	/* UDPGSO_STATS_EMPTY=1 (bpf_bench.sh): the cost of the hooks alone */
+	u->empty = ugs_env_set("UDPGSO_STATS_EMPTY");
 	ugs_find_ranges(r);
 	/* fexit first, then the derived programs */
 	/* UDPGSO_STATS_NO_FEXIT=1: the derived counters even where fexit works */
@@ -423,6 +431,9 @@ int ugs_open(struct ugs *u, const struct ugs_filter *f, char *why, size_t len)
 		for (h = UGS_H_SKB_GSO_SEGMENT; h <= UGS_H_UDP6_GRO_COMPLETE; h++)
 			u->hnote[h] = "UDPGSO_STATS_NO_FEXIT set";
 	ugs_sources(u, r);
+	/* the programs count nothing: every counter unavailable */
+	if (u->empty)
+		ugs_set_src(u, 0, UGS_NR_COUNTERS - 1, UGS_SRC_NONE, NULL);
 	return 0;
 }
 
@@ -480,6 +491,8 @@ int ugs_reset(struct ugs *u)
 
 const char *ugs_mode(const struct ugs *u)
 {
+	if (u->empty)
+		return u->fexit ? "fexit-empty" : "tp_btf-derived-empty";
 	return u->fexit ? "fexit" : "tp_btf-derived";
 }
 

@@ -60,6 +60,7 @@ struct ugs {
 	int ncpus;
 	bool fexit;		/* fexit programs in use (else derived counters) */
 	bool skip;		/* ugs_open failed for lack of BTF or BPF: a KSFT skip */
+	bool empty;		/* UDPGSO_STATS_EMPTY: programs that return at once */
 	enum ugs_hook_state hs[UGS_NR_HOOKS];
 	int herr[UGS_NR_HOOKS];
 	const char *hnote[UGS_NR_HOOKS];

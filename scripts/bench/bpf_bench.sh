@@ -3,79 +3,80 @@
 # udpgso_stats (BPF) overhead on this machine's kernel: the same workloads
 # with and without the BPF programs attached, alternating (off on, on off,
 # ...), no filter (every program runs for every skb).  A benchmark, not a
-# test: it asserts nothing.
+# test: it asserts nothing.  Run it under the heavy lock on a quiet host.
 #
-#   scripts/bench/bpf_bench.sh [--rounds N] [--secs S] [--out DIR]
+#   scripts/bench/bpf_bench.sh [--rounds N] [--secs S] [--stats-rounds N]
+#                              [--workloads LIST] [--old PATH] [--empty] [--out DIR]
 #   scripts/bench/bpf_bench.sh --summarize DIR     summary.txt again from DIR/raw.log
 #
-# Workloads, each in a fresh netns over lo, tx MB/s from udpgso_bench_tx --json:
-#   gso-gro  udpgso_bench_tx -s 14000 -S 1400 (GSO) -> udpgso_bench_rx -G (UDP_GRO)
-#   sendto   udpgso_bench_tx -s 1400 (one datagram per sendto) -> udpgso_bench_rx
-# "on": the round's tx runs under `udpgso_stats run` (attached before tx
-# starts, detached after it ends).  DIR (default results/bpf-overhead-DATE)
-# gets command.txt, raw.log (every round, with the BPF counters of each "on"
-# round, and its programs' run counts and time from `udpgso_stats run
-# --prog-stats`) and summary.txt (medians per workload and mode, their
-# ratio, the per-round ratios' spread, and the programs' time per tx skb
-# and as a share of one CPU).
+# Workloads (LIST: comma-separated, default all three), each to its own
+# receiver in one fresh netns over lo, tx pinned to CPU 0 and rx to CPU 1
+# (as udpgso_ab.sh), tx MB/s from udpgso_bench_tx --json:
+#   gso-gro        tx -S 0: upstream udpgso_bench_tx's default send, 61824
+#                  bytes (42 segments of 1472), as the upstream selftest's
+#                  GSO->GRO benchmark -> rx -G (UDP_GRO)
+#   gso-gro-small  tx -s 14000 -S 1400 (10 segments of 1400) -> rx -G
+#   sendto         tx -s 1400 (one datagram per sendto) -> rx
+# Every round runs each workload without ("off") and with ("on") the
+# programs, and in two more modes if asked: "old", with another udpgso_stats
+# binary (--old PATH: an earlier build, for a before/after in one run), and
+# "empty", with programs that return at once (--empty: UDPGSO_STATS_EMPTY=1,
+# the cost of the hooks themselves, the floor).  Even rounds run the modes in
+# the order off on [old] [empty], odd rounds in the reverse order.
+# "on": tx runs under `udpgso_stats run` (attached before tx starts,
+# detached after it ends), without run-time statistics.  Before every tx the
+# number of tracing BPF programs already attached is logged (another tool's
+# programs make the round "disturbed": left out of the interval).
+# Then --stats-rounds N (default 3) rounds per workload under `udpgso_stats
+# run --prog-stats` (BPF_ENABLE_STATS): the programs' own run time per
+# program and per send, labelled as such; their throughput is not compared.
+# The programs' sizes (bpftool: xlated instructions, JIT bytes) are logged
+# once per binary.
+# DIR (default results/bpf-overhead-DATE) gets command.txt, raw.log and
+# summary.txt (scripts/bench/bpf_bench_summary.py: per mode against off,
+# medians, the ratio of medians, the per-round ratios' spread, a 95% paired
+# t-interval of the ratio from ab_stats.py; the programs' run time and sizes).
 set -u
 
 . "$(dirname "$0")/../lib.sh"
 
 usage() {
-	echo "usage: $ug_prog [--rounds N] [--secs S] [--out DIR] | --summarize DIR" >&2
+	echo "usage: $ug_prog [--rounds N] [--secs S] [--stats-rounds N] [--workloads LIST] [--old PATH] [--empty] [--out DIR] | --summarize DIR" >&2
 	exit 1
 }
 
-rounds=10 secs=3 out= sumdir=
+rounds=20 secs=3 stats_rounds=3 workloads=gso-gro,gso-gro-small,sendto out= sumdir=
+STATS=$UDPGSO_BIN/udpgso_stats OLD= empty=0
 args=("$@")
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--rounds) rounds=${2:-}; shift 2 || usage ;;
 	--secs) secs=${2:-}; shift 2 || usage ;;
+	--stats-rounds) stats_rounds=${2:-}; shift 2 || usage ;;
+	--workloads) workloads=${2:-}; shift 2 || usage ;;
+	--old) OLD=${2:-}; shift 2 || usage ;;
+	--empty) empty=1; shift ;;
 	--out) out=${2:-}; shift 2 || usage ;;
 	--summarize) sumdir=${2:-}; shift 2 || usage ;;
 	-h | --help) ug_help; exit 0 ;;
-	*) ug_die "unknown option '$1', allowed --rounds N, --secs S, --out DIR, --summarize DIR (-h: usage)" ;;
+	*) ug_die "unknown option '$1', allowed --rounds N, --secs S, --stats-rounds N, --workloads LIST, --old PATH, --empty, --out DIR, --summarize DIR (-h: usage)" ;;
 	esac
 done
 case "$rounds" in ''|0|*[!0-9]*) ug_die "--rounds '$rounds': allowed a positive integer" ;; esac
 case "$secs" in ''|0|*[!0-9]*) ug_die "--secs '$secs': allowed a positive integer" ;; esac
-
-median() {		# numbers on stdin
-	sort -g | awk '{ v[NR] = $1 } END {
-		if (NR == 0) { print "nan"; exit }
-		if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
-}
-
-mbps() {		# RAW WORKLOAD MODE: the rounds' MB/s
-	awk -v w="$2" -v m="$3" '$1 == "round" && $4 == w && $6 == m && $8 != "error" { print $8 }' "$1"
-}
+case "$stats_rounds" in ''|*[!0-9]*) ug_die "--stats-rounds '$stats_rounds': allowed 0 or a positive integer" ;; esac
+wl=()
+IFS=, read -r -a wl <<<"$workloads"
+[ ${#wl[@]} -gt 0 ] || ug_die "--workloads '$workloads': allowed a comma-separated list of gso-gro, gso-gro-small, sendto"
+for w in "${wl[@]}"; do
+	case "$w" in
+	gso-gro | gso-gro-small | sendto) ;;
+	*) ug_die "--workloads: '$w' unknown, allowed gso-gro, gso-gro-small, sendto" ;;
+	esac
+done
 
 summarize() {		# DIR
-	local raw=$1/raw.log w off on
-	{
-		grep '^# ' "$raw" | head -3
-		for w in gso-gro sendto; do
-			off=$(mbps "$raw" "$w" off | median)
-			on=$(mbps "$raw" "$w" on | median)
-			echo "$w: median tx MB/s without BPF $off, with BPF $on"
-			awk -v a="$off" -v b="$on" -v w="$w" 'BEGIN { if (a > 0)
-				printf "%s: ratio of medians with/without %.4f (cost %.2f%%)\n", w, b / a, (1 - b / a) * 100 }'
-			awk -v w="$w" '$1 == "round" && $4 == w && $8 != "error" { v[$2, $6] = $8; r[$2] = 1 }
-			     END { for (i in r) if (v[i, "off"] > 0 && v[i, "on"] != "")
-				printf "%.4f\n", v[i, "on"] / v[i, "off"] }' "$raw" | sort -g >"$1/.pairs"
-			echo "$w: per-round ratios with/without: median $(median <"$1/.pairs")," \
-				"min $(head -1 "$1/.pairs"), max $(tail -1 "$1/.pairs"), n $(grep -c . "$1/.pairs")"
-			rm -f "$1/.pairs"
-			awk -v w="$w" '$1 == "progtime" && $3 == w && $9 > 0 {
-				print $7 / $9, $7 / ($5 * 1e7) }' "$raw" >"$1/.pt"
-			[ -s "$1/.pt" ] && echo "$w: BPF programs' run time (BPF_STATS_RUN_TIME):" \
-				"median $(cut -d' ' -f1 "$1/.pt" | median) ns per tx skb," \
-				"$(cut -d' ' -f2 "$1/.pt" | median)% of one CPU during tx"
-			rm -f "$1/.pt"
-		done
-	} | tee "$1/summary.txt"
+	python3 "$UG_TOP/scripts/bench/bpf_bench_summary.py" "$1/raw.log" | tee "$1/summary.txt"
 }
 
 if [ -n "$sumdir" ]; then
@@ -86,8 +87,7 @@ fi
 
 TX=$UDPGSO_BIN/udpgso_bench_tx
 RX=$UDPGSO_BIN/udpgso_bench_rx
-STATS=$UDPGSO_BIN/udpgso_stats
-for b in "$TX" "$RX" "$STATS"; do
+for b in "$TX" "$RX" "$STATS" ${OLD:+"$OLD"}; do
 	[ -x "$b" ] || ug_die "no $b (make; make -C bpf)"
 done
 "$STATS" hooks >/dev/null || ug_die "udpgso_stats cannot attach here (see above)"
@@ -95,55 +95,107 @@ done
 mkdir -p "$out" || ug_die "--out '$out': cannot create"
 ug_trap_install
 ns_add l || ug_die "cannot create a netns"
+tx_pin=() rx_pin=() pinned="tx and rx not pinned (fewer than 2 CPUs)"
+if [ "$(nproc)" -ge 2 ]; then
+	tx_pin=(-C 0) rx_pin=(--cpu 1) pinned="tx pinned to CPU 0, rx to CPU 1"
+fi
 
-# one tx round: MB/s on stdout ("error" if none), the BPF counters to raw
-tx_round() {		# WORKLOAD MODE PORT
-	local -a tx=("$TX" -4 -D 127.0.0.1 -p "$3" -l "$secs" --json -s 1400)
-	local j=$out/.tx.json
-	[ "$1" = gso-gro ] && tx=("$TX" -4 -D 127.0.0.1 -p "$3" -l "$secs" --json -s 14000 -S 1400)
-	if [ "$2" = on ]; then
-		"$STATS" run --prog-stats -- sh -c 'o=$1; shift; exec "$@" >"$o"' sh "$j" \
-			ip netns exec "$(ns_name l)" "${tx[@]}" >"$out/.stats" 2>&1
-		grep -E '^(tx_gso_skbs|tx_skbs|rx_skbs) ' "$out/.stats" | tr '\n' ' ' |
-			sed 's/^/# bpf counters: /; s/$/\n/' >>"$out/raw.log"
-		# the programs' own time (BPF_STATS_RUN_TIME): a cost measure that
-		# other load on the machine does not blur as much as throughput
-		awk -v w="$1" '$2 == "prog" && $3 == "all" { a = $7 } $1 == "tx_skbs" { t = $2 }
-			END { printf "progtime workload %s secs '"$secs"' run_time_ns %d tx_skbs %d\n",
-				w, a, t }' "$out/.stats" >>"$out/raw.log"
-		grep '^# prog ' "$out/.stats" >>"$out/raw.log"
-	else
-		ip netns exec "$(ns_name l)" "${tx[@]}" >"$j" 2>/dev/null
-	fi
-	ug_jget "$j" MBps 2>/dev/null ||
-		echo error
+tx_args() {		# WORKLOAD
+	case "$1" in
+	gso-gro) echo "-S 0" ;;
+	gso-gro-small) echo "-s 14000 -S 1400" ;;
+	sendto) echo "-s 1400" ;;
+	esac
 }
 
+# tracing BPF programs attached now ("?" without bpftool)
+tracing_progs() {
+	if command -v bpftool >/dev/null; then
+		bpftool prog show 2>/dev/null | grep -c ': tracing '
+	else
+		echo "?"
+	fi
+}
+
+# one tx: "MBps X sends N" (MBps error if none); MODE off, on, old, empty or stats
+tx_round() {		# WORKLOAD MODE PORT
+	local j=$out/.tx.json
+	local -a tx
+	# shellcheck disable=SC2207
+	tx=("$TX" -4 -D 127.0.0.1 -p "$3" -l "$secs" --json "${tx_pin[@]}" $(tx_args "$1"))
+	rm -f "$j"
+	case "$2" in
+	off)
+		ns_exec l "${tx[@]}" >"$j" 2>/dev/null ;;
+	on | old | empty)
+		local b=$STATS
+		[ "$2" = old ] && b=$OLD
+		UDPGSO_STATS_EMPTY=$([ "$2" = empty ] && echo 1 || echo 0) \
+		"$b" run -- sh -c 'o=$1; shift; exec "$@" >"$o"' sh "$j" \
+			ip netns exec "$(ns_name l)" "${tx[@]}" >"$out/.stats" 2>&1 ;;
+	stats)
+		"$STATS" run --prog-stats -- sh -c 'o=$1; shift; exec "$@" >"$o"' sh "$j" \
+			ip netns exec "$(ns_name l)" "${tx[@]}" >"$out/.stats" 2>&1 ;;
+	esac
+	echo "MBps $(ug_jget "$j" MBps 2>/dev/null || echo error)" \
+		"sends $(ug_jget "$j" calls 2>/dev/null || echo error)"
+}
+
+modes="off on${OLD:+ old}$([ "$empty" = 0 ] || echo " empty")"
 echo "scripts/bench/bpf_bench.sh ${args[*]}" >"$out/command.txt"
 {
 	echo "# $(date -u '+%Y-%m-%d %H:%M:%S UTC'), kernel $(uname -r), $(nproc) cpus," \
-		"udpgso_stats $("$STATS" hooks | sed -n 's/^# mode //p')"
+		"udpgso_stats $("$STATS" hooks | sed -n 's/^# mode //p') ($STATS)"
+	[ -z "$OLD" ] || echo "# mode old: $OLD"
+	[ "$empty" = 0 ] || echo "# mode empty: $STATS with UDPGSO_STATS_EMPTY=1 (programs that return at once)"
 	echo "# host load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
-	echo "# rounds alternate off/on and on/off; tx -l $secs per round"
+	echo "# modes per round: $modes (even rounds), reversed (odd rounds); tx -l $secs per run; $pinned"
+	for w in "${wl[@]}"; do
+		echo "# workload $w: udpgso_bench_tx $(tx_args "$w")$([ "${w#gso-gro}" != "$w" ] && echo " -> udpgso_bench_rx -G")"
+	done
+	# the programs' sizes: the newest program of each name (ours)
+	for m in on ${OLD:+old}; do
+		command -v bpftool >/dev/null || break
+		b=$STATS
+		[ "$m" = old ] && b=$OLD
+		"$b" run -- bpftool prog show 2>/dev/null |
+			awk -v m="$m" '/: tracing +name ugs_/ { n = $4 }
+			     /xlated/ && n { x[n] = $2; j[n] = $4; n = "" }
+			     END { for (p in x) { sub(/B$/, "", x[p]); sub(/B$/, "", j[p])
+				printf "size mode %s prog %s xlated_insns %d jited_bytes %d\n",
+					m, p, x[p] / 8, j[p] } }' |
+			sort
+	done
 } >"$out/raw.log"
-for w in gso-gro sendto; do
-	port=$((RANDOM % 20000 + 20000))
-	rxf=""
-	[ "$w" = gso-gro ] && rxf=-G
-	# shellcheck disable=SC2086
-	timeout $((rounds * 2 * (secs + 10) + 60)) ip netns exec "$(ns_name l)" "$RX" -4 \
-		-p "$port" $rxf >/dev/null 2>&1 &
-	rxpid=$!
-	ug_wait_port -u l "$port" "" 30 || ug_die "receiver did not bind port $port"
-	for ((i = 0; i < rounds; i++)); do
-		if ((i % 2)); then order="on off"; else order="off on"; fi
+
+declare -A port
+for w in "${wl[@]}"; do
+	port[$w]=$((RANDOM % 20000 + 20000))
+	rxf=()
+	[ "$w" = sendto ] || rxf=(-G)
+	ip netns exec "$(ns_name l)" timeout $((rounds * 4 * (secs + 10) * ${#wl[@]} + stats_rounds * (secs + 10) * ${#wl[@]} + 120)) \
+		"$RX" -4 -p "${port[$w]}" "${rx_pin[@]}" "${rxf[@]}" >/dev/null 2>&1 &
+	defer kill $!
+	ug_wait_port -u l "${port[$w]}" "" 30 || ug_die "receiver did not bind port ${port[$w]}"
+done
+rmodes=$(echo "$modes" | tr ' ' '\n' | tac | tr '\n' ' ')
+for ((i = 0; i < rounds; i++)); do
+	if ((i % 2)); then order=$rmodes; else order=$modes; fi
+	for w in "${wl[@]}"; do
 		for mode in $order; do
-			echo "round $i workload $w mode $mode MBps $(tx_round "$w" "$mode" "$port")" \
-				>>"$out/raw.log"
+			pre=$(tracing_progs) load=$(cut -d' ' -f1 /proc/loadavg)
+			echo "round $i workload $w mode $mode $(tx_round "$w" "$mode" "${port[$w]}")" \
+				"tracing_progs_before $pre load1 $load" >>"$out/raw.log"
 		done
 	done
-	kill "$rxpid" 2>/dev/null
-	wait "$rxpid" 2>/dev/null
+done
+for ((i = 0; i < stats_rounds; i++)); do
+	for w in "${wl[@]}"; do
+		echo "statsround $i workload $w $(tx_round "$w" stats "${port[$w]}")" >>"$out/raw.log"
+		grep -E '^(tx_skbs|rx_skbs|tx_gso_skbs) ' "$out/.stats" | tr '\n' ' ' |
+			sed 's/^/# bpf counters: /; s/$/\n/' >>"$out/raw.log"
+		sed -n "s/^# prog /progstat $i workload $w prog /p" "$out/.stats" >>"$out/raw.log"
+	done
 done
 echo "# host load average after: $(cut -d' ' -f1-3 /proc/loadavg)" >>"$out/raw.log"
 rm -f "$out/.tx.json" "$out/.stats"
