@@ -230,6 +230,10 @@ rx_launch() {
 	[ -n "$rmem" ] && [ "$rxm" != tcp ] && rcvbuf="--rcvbuf $rmem"
 	rx_cmd[$n]="$RXR -4 -p $((port_base + n % 100)) --json -C 30000 -R $idle_ms ${RXA[$rxm]}"
 	rx_cmd[$n]+=" $pin_rx $rcvbuf"
+	# fixed rate: CPU cost is the headline, so the receiver blocks in poll()
+	# as an application would (its default 20 us naps would bill their own
+	# timer loop to the path; netperf's service demand blocks too)
+	[ -z "$rate" ] || rx_cmd[$n]+=" --poll-wait"
 	[ "$rx_reuseport" = 1 ] || [ "$rxm" = tcp ] || rx_cmd[$n]+=" --reuseport $rx_reuseport"
 	if [ "$rtype" = ssh ]; then
 		ssh "${ssh_opts[@]}" "${rargs[@]}" -- "timeout $((secs + 60)) ${rx_cmd[$n]}" \
