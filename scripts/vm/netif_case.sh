@@ -221,7 +221,10 @@ rj() { /usr/bin/python3 "$(dirname "$0")/netif_summary.py" "$1" "$(resdir_of "$2
 
 # ---- run: several flows --------------------------------------------------------
 if wanted run; then
-	ab run --preset none --tx sendto --rx plain -n 1 --threads 2 --sockets 4 "${DEVOPTS[@]}"
+	# 8 s at least: one sample of the watcher takes seconds under TCG, and
+	# only a sample with a sender running before and after it counts
+	ab run --preset none --tx sendto --rx plain -n 1 --threads 2 --sockets 4 "${DEVOPTS[@]}" \
+		-l $((secs > 8 ? secs : 8))
 	if [ "$rc" = 0 ]; then emit ok "run: udpgso_ab.sh exit 0"; else
 		emit "not ok" "run: udpgso_ab.sh exit $rc: $(tail -2 "${keep:-$work}/run.log" | tr '\n' ' ')"; fi
 	watch_verdict run
