@@ -1,0 +1,121 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""udpgso-lab: what ab_report.py reads from an A/B run's files: run.conf, the
+sections of a raw/*.log (`== NAME` blocks), the tools' JSON, counter and
+perf stat blocks, /proc/stat deltas."""
+import json
+
+STAT_FIELDS = ["user", "nice", "system", "idle", "iowait", "irq", "softirq", "steal"]
+
+
+def read_conf(path):
+    conf, notes = {}, []
+    with open(path) as f:
+        for line in f:
+            line = line.rstrip("\n")
+            if "=" not in line:
+                continue
+            k, v = line.split("=", 1)
+            if k == "note":
+                notes.append(v)
+            else:
+                conf[k] = v
+    conf["notes"] = notes
+    return conf
+
+
+def parse_log(path):
+    """One raw run log: header lines, then '== name' sections."""
+    head, sections, cur = {}, {}, None
+    with open(path, errors="replace") as f:
+        for line in f:
+            line = line.rstrip("\n")
+            if line.startswith("== "):
+                cur = line[3:]
+                sections[cur] = []
+                continue
+            if cur is not None:
+                sections[cur].append(line)
+                continue
+            if line.startswith("#") or not line.strip():
+                continue
+            key, _, rest = line.partition(" ")
+            head[key] = rest
+    return head, {k: "\n".join(v) for k, v in sections.items()}
+
+
+def kv(s):
+    out = {}
+    for tok in s.split():
+        if "=" in tok:
+            k, v = tok.split("=", 1)
+            out[k] = v
+    return out
+
+
+def load_json(text):
+    try:
+        return json.loads(text) if text.strip() else None
+    except ValueError:
+        return None
+
+
+def parse_counters(text):
+    """snapshot.sh counters: /proc/net/snmp pairs, sysfs and ethtool lines."""
+    mib, sysfs, eth = {}, {}, {}
+    names = {}
+    for line in text.splitlines():
+        parts = line.split()
+        if not parts:
+            continue
+        if parts[0] in ("Udp:", "UdpLite:"):
+            proto = parts[0][:-1]
+            if proto not in names:
+                names[proto] = parts[1:]
+            else:
+                for n, v in zip(names.pop(proto), parts[1:]):
+                    mib[proto + n] = int(v)
+        elif parts[0] == "sysfs" and len(parts) == 3:
+            sysfs[parts[1]] = int(parts[2])
+        elif parts[0] == "ethtool" and len(parts) == 3:
+            try:
+                eth[parts[1]] = int(parts[2])
+            except ValueError:
+                pass
+    return mib, sysfs, eth
+
+
+def delta(a, b, keep_zero=False):
+    out = {}
+    for k, v in b.items():
+        if k in a:
+            d = v - a[k]
+            if d or keep_zero:
+                out[k] = d
+    return out
+
+
+def parse_perf(text):
+    ev = {}
+    for line in text.splitlines():
+        p = line.split(",")
+        if len(p) < 3 or not p[2]:
+            continue
+        try:
+            ev[p[2]] = float(p[0])
+        except ValueError:
+            ev[p[2]] = None      # <not supported> / <not counted>
+    return ev
+
+
+def stat_delta(s0, s1, hz):
+    a = [int(x) for x in s0.split()[1:9]]
+    b = [int(x) for x in s1.split()[1:9]]
+    d = dict(zip(STAT_FIELDS, [(y - x) / float(hz) for x, y in zip(a, b)]))
+    d["busy"] = d["user"] + d["nice"] + d["system"] + d["irq"] + d["softirq"]
+    return d
+
+
+def last_line(text):
+    lines = [x for x in text.splitlines() if x.strip()]
+    return lines[-1] if lines else ""
