@@ -13,6 +13,8 @@
 """
 import argparse
 import json
+import os
+import re
 
 
 def packets(q):
@@ -42,9 +44,23 @@ def csum(r):
             int(b["tx_gso_fallback"]), b["tx_calls"], b["tx_datagrams"], int(b["tx_gso_active"])]
 
 
+RESDIR = "."
+
+
+def probe_sends(run):
+    """the GSO probe's sends of a run's sender (its JSON `gso.probe` in the
+    raw log): GSO skbs of their own, to the sender itself, that the
+    machine-wide counters see too"""
+    path = os.path.join(RESDIR, run["raw_log"])
+    with open(path, errors="replace") as f:
+        m = re.search(r'"probe":\{"sends":(\d+)', f.read())
+    return int(m.group(1)) if m else 0
+
+
 def csum_kmod(r):
     """A and B's per-skb counters: source, then for each tx_gso_udp_l4_skbs,
-    tx_sw_segmented_skbs, tx_sw_segments ('-' where not read)"""
+    tx_sw_segmented_skbs, tx_sw_segments ('-' where not read), then B's GSO
+    probe sends"""
     out = []
     for s in ("A", "B"):
         c = first_ok(r, s)["counters"]
@@ -53,7 +69,7 @@ def csum_kmod(r):
             out.append((c.get("kmod_source") or "none").split()[0])
         out += [k.get(n, "-") for n in ("tx_gso_udp_l4_skbs", "tx_sw_segmented_skbs",
                                         "tx_sw_segments")]
-    return out
+    return out + [probe_sends(first_ok(r, "B"))]
 
 
 def staircase(r):
@@ -67,6 +83,8 @@ def main():
     ap.add_argument("what", choices=["run", "oneflow", "csum", "csum_kmod", "staircase"])
     ap.add_argument("results", help="a results.json")
     a = ap.parse_args()
+    global RESDIR
+    RESDIR = os.path.dirname(os.path.abspath(a.results))
     with open(a.results) as f:
         r = json.load(f)
     print(*globals()[a.what](r))
