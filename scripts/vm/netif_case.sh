@@ -291,8 +291,8 @@ if wanted csum; then
 		emit "not ok" "csum: B (6.11+: GSO without checksum offload expected): fallback calls datagrams gso_active = $b_fb $b_calls $b_dg $b_gso ${reason}"
 	fi
 	# the per-skb counters (the module, else its BPF twin) where loaded: A's
-	# GSO skbs segmented in software before the driver; B's too from 6.11,
-	# none before (refused)
+	# GSO skbs segmented in software before the driver; B's too from 6.11;
+	# before, B's only GSO skbs are its probe's (refused at the NIC: EIO)
 	v=$(rj csum_kmod "$work/res-csum" 2>&1)
 	read -r src a_l4 a_seg a_segs b_l4 b_seg b_segs b_probe <<<"$v"
 	# (B's tool sends its GSO probe to itself before falling back: those
