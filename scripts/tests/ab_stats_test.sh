@@ -34,7 +34,8 @@ while read -r verdict rest; do
 	FAIL) ktap_fail "stats: ${rest%%:*}" "${rest#*: }" ;;
 	*) ktap_fail "stats: unexpected output" "$verdict $rest" ;;
 	esac
-done < <(python3 "$UG_TOP/scripts/tests/ab_stats_test.py" 2>&1)
+done < <(python3 "$UG_TOP/scripts/tests/ab_stats_test.py" 2>&1;
+	 python3 "$UG_TOP/scripts/tests/bpf_toggle_test.py" 2>&1 | sed 's/^\(PASS\|FAIL\) /\1 bpf_toggle: /')
 
 # ---- bad input ------------------------------------------------------------------
 if ! why=$(ug_need_root) || ! why=$(ug_need_cmd ip ethtool tc); then
@@ -55,7 +56,7 @@ bad() {
 	local name=$1 want=$2 rc lines pid
 	shift 2
 	rm -rf "$out"
-	"$AB" --out "$out" "$@" >"$tmp/out" 2>"$tmp/err" &
+	"${BAD_CMD:-$AB}" --out "$out" "$@" >"$tmp/out" 2>"$tmp/err" &
 	pid=$!
 	wait "$pid"
 	rc=$?
@@ -87,6 +88,14 @@ bad "a rate with no unit it knows" "--rate '5T'" --rate 5T
 bad "--rate PCT% without warm-up" "--rate 90%" --rate 90% --no-warmup
 bad "--rate-a without --rate" "--rate-a 97" --rate-a 97
 bad "an unknown metric" "--metric 'pps'" --metric pps
+# the BPF overhead benchmark that toggles the programs around one long run
+BAD_CMD=$UG_TOP/scripts/bench/bpf_toggle.sh
+bad "bpf_toggle.sh --windows 0" "--windows '0'" --windows 0
+bad "bpf_toggle.sh --window 1" "--window '1'" --window 1
+bad "bpf_toggle.sh an unknown mode" "--modes: 'fast'" --modes on,fast
+bad "bpf_toggle.sh mode old without --old" "'old' needs --old PATH" --modes old
+bad "bpf_toggle.sh an unknown workload" "--workloads: 'tcp'" --workloads tcp
+unset BAD_CMD
 
 # ---- two short real runs ----------------------------------------------------------
 # real NAME KIND ARGS...: the run exits 0 and its results.json passes the
