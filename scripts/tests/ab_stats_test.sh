@@ -6,9 +6,13 @@
 #     a known effect inside its interval, the stop rule, the outlier rule,
 #     medians, paired ratios, cost per GiB and per datagram, steal share,
 #     the p-value and Holm's correction (13-pair A/A runs call nothing);
+#   - scripts/tests/bpf_toggle_test.py: bpf_toggle_summary.py's windows on logs
+#     written as bpf_toggle.sh writes them (transition seconds left out, each
+#     mode against its neighbours, the 3% verdicts, a failed window);
 #   - bad input (--ci 150,3, --ci 95, --max-reps 0, a rate above what the
-#     device can take, ...): exit 1, one line naming the value and what is
-#     allowed, no results directory, no namespace, no setting changed;
+#     device can take, ...; bpf_toggle.sh's options): exit 1, one line naming
+#     the value and what is allowed, no results directory, no namespace, no
+#     setting changed;
 #   - two short real runs on the local veth pair: an interval-driven one
 #     (warm-up apart, pinned, the stop rule as its intervals say) and a
 #     fixed-rate one (paced as asked, A at 97%, never above the rate).
