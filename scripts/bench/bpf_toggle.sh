@@ -36,6 +36,7 @@
 set -u
 
 . "$(dirname "$0")/../lib.sh"
+. "$UG_TOP/scripts/bpf_lib.sh"
 
 usage() {
 	echo "usage: $ug_prog [--windows N] [--window W] [--workloads LIST] [--modes LIST] [--old PATH] [--out DIR] | --summarize DIR" >&2
@@ -60,17 +61,11 @@ while [ $# -gt 0 ]; do
 done
 case "$windows" in ''|0|*[!0-9]*) ug_die "--windows '$windows': allowed a positive integer" ;; esac
 case "$win" in ''|0|1|*[!0-9]*) ug_die "--window '$win': allowed an integer of 2 or more (seconds)" ;; esac
-wl=() ml=()
-IFS=, read -r -a wl <<<"$workloads"
+ml=()
 IFS=, read -r -a ml <<<"$modes"
-[ ${#wl[@]} -gt 0 ] || ug_die "--workloads '$workloads': allowed a comma-separated list of gso-gro, gso-gro-small, sendto"
 [ ${#ml[@]} -gt 0 ] || ug_die "--modes '$modes': allowed a comma-separated list of on, empty, norc, old"
-for w in "${wl[@]}"; do
-	case "$w" in
-	gso-gro | gso-gro-small | sendto) ;;
-	*) ug_die "--workloads: '$w' unknown, allowed gso-gro, gso-gro-small, sendto" ;;
-	esac
-done
+bl_bench_workloads "$workloads"
+wl=("${bl_wl[@]}")
 for m in "${ml[@]}"; do
 	case "$m" in
 	on | empty | norc) ;;
@@ -91,32 +86,13 @@ fi
 
 TX=$UDPGSO_BIN/udpgso_bench_tx
 RX=$UDPGSO_BIN/udpgso_bench_rx
-for b in "$TX" "$RX" "$STATS" ${OLD:+"$OLD"}; do
-	[ -x "$b" ] || ug_die "no $b (make; make -C bpf)"
-done
+bl_bench_tools ${OLD:+"$OLD"}
 [ "$(nproc)" -ge 2 ] || ug_die "needs 2 CPUs (tx and rx pinned apart)"
 "$STATS" hooks >/dev/null || ug_die "udpgso_stats cannot attach here (see above)"
 [ -n "$out" ] || out=$UG_TOP/results/bpf-toggle-$(date -u +%Y-%m-%d)
 mkdir -p "$out" || ug_die "--out '$out': cannot create"
 raw=$out/raw.log
 ug_trap_install
-
-tx_args() {		# WORKLOAD
-	case "$1" in
-	gso-gro) echo "-S 0" ;;
-	gso-gro-small) echo "-s 14000 -S 1400" ;;
-	sendto) echo "-s 1400" ;;
-	esac
-}
-
-# tracing BPF programs attached now ("?" without bpftool)
-tracing_progs() {
-	if command -v bpftool >/dev/null; then
-		bpftool prog show 2>/dev/null | grep -c ': tracing '
-	else
-		echo "?"
-	fi
-}
 
 # one window with MODE's programs attached: "event T load|on_from|on_to MODE"
 attached() {		# MODE
@@ -153,10 +129,10 @@ for w in "${wl[@]}"; do
 	defer kill $!
 	ug_wait_port -u t "$port" "" 30 || ug_die "receiver did not bind port $port"
 	# shellcheck disable=SC2046
-	echo "workload $w tx $(tx_args "$w") tracing_progs_before $(tracing_progs)" \
+	echo "workload $w tx $(bl_bench_tx_args "$w") tracing_progs_before $(bl_tracing_progs)" \
 		"load1 $(cut -d' ' -f1 /proc/loadavg)" >>"$raw"
 	# shellcheck disable=SC2046
-	ns_exec t "$TX" -4 -D 127.0.0.1 -p "$port" -l 100000 -C 0 $(tx_args "$w") 2>&1 |
+	ns_exec t "$TX" -4 -D 127.0.0.1 -p "$port" -l 100000 -C 0 $(bl_bench_tx_args "$w") 2>&1 |
 		while IFS= read -r l; do echo "tx $EPOCHREALTIME $l"; done >>"$raw" &
 	txp=$!
 	defer kill $txp
