@@ -168,9 +168,21 @@ bl_bench_tx_args() {
 	sendto) echo "-s 1400" ;;
 	esac
 }
-# bl_bench_tools [PATH...]: TX, RX, STATS and PATHs are there, else exit 1
+# bl_bench_summary PY DIR: scripts/bench/PY's summary of DIR/raw.log, printed
+# and in DIR/summary.txt; bl_bench_resummarize PY DIR: the same for
+# --summarize DIR (exit 1 without a raw.log there)
+bl_bench_summary() {
+	python3 "$UG_TOP/scripts/bench/$1" "$2/raw.log" | tee "$2/summary.txt"
+}
+bl_bench_resummarize() {
+	[ -r "$2/raw.log" ] || ug_die "--summarize '$2': no raw.log there"
+	bl_bench_summary "$1" "$2"
+}
+# bl_bench_tools [PATH...]: the tools (udpgso_bench_tx, _rx, udpgso_stats
+# as TX, RX, STATS) and PATHs are there, else exit 1
 bl_bench_tools() {
 	local b
+	TX=$UDPGSO_BIN/udpgso_bench_tx RX=$UDPGSO_BIN/udpgso_bench_rx
 	for b in "$TX" "$RX" "$STATS" "$@"; do
 		[ -x "$b" ] || ug_die "no $b (make; make -C bpf)"
 	done

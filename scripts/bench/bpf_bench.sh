@@ -69,18 +69,8 @@ case "$stats_rounds" in ''|*[!0-9]*) ug_die "--stats-rounds '$stats_rounds': all
 bl_bench_workloads "$workloads"
 wl=("${bl_wl[@]}")
 
-summarize() {		# DIR
-	python3 "$UG_TOP/scripts/bench/bpf_bench_summary.py" "$1/raw.log" | tee "$1/summary.txt"
-}
-
-if [ -n "$sumdir" ]; then
-	[ -r "$sumdir/raw.log" ] || ug_die "--summarize '$sumdir': no raw.log there"
-	summarize "$sumdir"
-	exit 0
-fi
-
-TX=$UDPGSO_BIN/udpgso_bench_tx
-RX=$UDPGSO_BIN/udpgso_bench_rx
+summarize() { bl_bench_summary bpf_bench_summary.py "$1"; }	# DIR
+[ -z "$sumdir" ] || { bl_bench_resummarize bpf_bench_summary.py "$sumdir"; exit 0; }
 bl_bench_tools ${OLD:+"$OLD"}
 "$STATS" hooks >/dev/null || ug_die "udpgso_stats cannot attach here (see above)"
 [ -n "$out" ] || out=$UG_TOP/results/bpf-overhead-$(date -u +%Y-%m-%d)

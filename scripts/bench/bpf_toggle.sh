@@ -74,18 +74,8 @@ for m in "${ml[@]}"; do
 	esac
 done
 
-summarize() {		# DIR
-	python3 "$UG_TOP/scripts/bench/bpf_toggle_summary.py" "$1/raw.log" | tee "$1/summary.txt"
-}
-
-if [ -n "$sumdir" ]; then
-	[ -r "$sumdir/raw.log" ] || ug_die "--summarize '$sumdir': no raw.log there"
-	summarize "$sumdir"
-	exit 0
-fi
-
-TX=$UDPGSO_BIN/udpgso_bench_tx
-RX=$UDPGSO_BIN/udpgso_bench_rx
+summarize() { bl_bench_summary bpf_toggle_summary.py "$1"; }	# DIR
+[ -z "$sumdir" ] || { bl_bench_resummarize bpf_toggle_summary.py "$sumdir"; exit 0; }
 bl_bench_tools ${OLD:+"$OLD"}
 [ "$(nproc)" -ge 2 ] || ug_die "needs 2 CPUs (tx and rx pinned apart)"
 "$STATS" hooks >/dev/null || ug_die "udpgso_stats cannot attach here (see above)"
