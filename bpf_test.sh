@@ -79,6 +79,7 @@ expect() {
 		bad+="$n=${v:-missing} expected $op$want, "
 	done
 	if [ -s "$file.err" ]; then bad+="$(head -3 "$file.err" | tr '\n' ' '), "; fi
+	name+=$VARIANT
 	if [ -n "$bad" ]; then
 		ktap_fail "$name" "${bad%, }"
 		sed 's/^/#   /' "$file"
@@ -86,10 +87,11 @@ expect() {
 		ktap_ok "$name: ${good%, }${unavail:+ (unavailable here: $unavail)}"
 	fi
 }
+VARIANT=""
 
 # ---- cases -----------------------------------------------------------------------
 t_hooks() {
-	local bad="" n
+	local bad="" n want
 	for n in tx_skbs tx_gso_skbs tx_gso_udp_l4_skbs tx_gso_tcp_skbs tx_gso_fraglist_skbs \
 		 tx_gso_segs tx_dev_skbs tx_dev_gso_skbs tx_sw_segmented_skbs tx_sw_segments \
 		 tx_sw_segment_errors rx_gro_in rx_skbs rx_gso_skbs rx_gro_coalesced_skbs \
@@ -112,8 +114,16 @@ t_hooks() {
 		[ "${SRC[tx_sw_segments]}" != direct ] || bad+="tx_sw_segments direct without fexit, "
 	fi
 	[ $rc -eq 0 ] || bad+="hooks exit $rc, "
+	# the gso fields through bpf_rdonly_cast exactly where the kernel has it
+	want=bpf_probe_read_kernel
+	bpftool btf dump file /sys/kernel/btf/vmlinux 2>/dev/null |
+		grep -q "FUNC 'bpf_rdonly_cast'" && want=bpf_rdonly_cast
+	grep -qx "# gso fields read with $want" "$work/hooks" || bad+="gso fields not read with $want, "
+	UDPGSO_STATS_NO_RC=1 "$STATS" hooks 2>&1 |
+		grep -qx '# gso fields read with bpf_probe_read_kernel' ||
+		bad+="UDPGSO_STATS_NO_RC=1 does not read them with bpf_probe_read_kernel, "
 	if [ -n "$bad" ]; then ktap_fail "hooks" "${bad%, }"
-	else ktap_ok "hooks: $(sed -n 's/^# mode //p' "$work/hooks"), 28 counters with a source"; fi
+	else ktap_ok "hooks: $(sed -n 's/^# mode //p' "$work/hooks"), 28 counters with a source, gso fields with $want"; fi
 }
 
 t_lo() {		# NAME FAMILY DST RXFLAGS
@@ -325,6 +335,17 @@ t_lo "lo gso ipv6 plain socket" -6 ::1 ""
 t_veth_swseg
 t_veth_gro
 t_veth_gro_passthrough
+# the programs that read the gso fields have twins: where bpf_rdonly_cast is
+# used, the counts again with the bpf_probe_read_kernel ones (kernels < 6.2)
+if grep -qx '# gso fields read with bpf_rdonly_cast' "$work/hooks"; then
+	export UDPGSO_STATS_NO_RC=1
+	VARIANT=" [bpf_probe_read_kernel]"
+	t_lo "lo gso plain socket: tx GSO, rx software segmentation" -4 127.0.0.1 ""
+	t_veth_swseg
+	t_veth_gro
+	unset UDPGSO_STATS_NO_RC
+	VARIANT=""
+fi
 t_vlan
 t_port_filter
 t_dev_filter

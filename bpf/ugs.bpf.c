@@ -217,8 +217,7 @@ static __always_inline void ugs_tx_account(struct ugs_stats *s, const struct ugs
 	ugs_hist_add(s, UGS_HIST_TX, q->segs, one);
 }
 
-SEC("tp_btf/net_dev_queue")
-int BPF_PROG(ugs_net_dev_queue, struct sk_buff *skb)
+static __always_inline int ugs_dev_queue(const struct sk_buff *skb, bool rc)
 {
 	struct ugs_stats *s = ugs_this();
 	struct ugs_state *st = ugs_st();
@@ -230,7 +229,7 @@ int BPF_PROG(ugs_net_dev_queue, struct sk_buff *skb)
 		return 0;
 	d = st->depth;
 	q.counted = ugs_match(skb, NULL);
-	ugs_gso_of(skb, &g);
+	ugs_gso_of(skb, &g, rc);
 	q.gso = !!g.size;
 	if (q.gso) {
 		q.gso_type = g.type;
@@ -257,8 +256,19 @@ int BPF_PROG(ugs_net_dev_queue, struct sk_buff *skb)
 	return 0;
 }
 
-SEC("tp_btf/net_dev_start_xmit")
-int BPF_PROG(ugs_net_dev_start_xmit, const struct sk_buff *skb, const struct net_device *dev)
+SEC("tp_btf/net_dev_queue")
+int BPF_PROG(ugs_net_dev_queue, struct sk_buff *skb)
+{
+	return ugs_dev_queue(skb, false);
+}
+
+SEC("tp_btf/net_dev_queue")
+int BPF_PROG(ugs_net_dev_queue_rc, struct sk_buff *skb)
+{
+	return ugs_dev_queue(skb, true);
+}
+
+static __always_inline int ugs_start_xmit(const struct sk_buff *skb, bool rc)
 {
 	struct ugs_state *st;
 	struct ugs_stats *s;
@@ -271,7 +281,7 @@ int BPF_PROG(ugs_net_dev_start_xmit, const struct sk_buff *skb, const struct net
 	if (st)
 		st->depth++;
 	d = ugs_depth(st);
-	ugs_gso_of(skb, &g);
+	ugs_gso_of(skb, &g, rc);
 	if (st && d < UGS_TX_DEPTH) {
 		struct ugs_txx *x = &st->txx[ugs_idx(d)];
 
@@ -289,6 +299,18 @@ int BPF_PROG(ugs_net_dev_start_xmit, const struct sk_buff *skb, const struct net
 	if (g.size)
 		ugs_inc(s, UGS_TX_DEV_GSO_SKBS);
 	return 0;
+}
+
+SEC("tp_btf/net_dev_start_xmit")
+int BPF_PROG(ugs_net_dev_start_xmit, const struct sk_buff *skb, const struct net_device *dev)
+{
+	return ugs_start_xmit(skb, false);
+}
+
+SEC("tp_btf/net_dev_start_xmit")
+int BPF_PROG(ugs_net_dev_start_xmit_rc, const struct sk_buff *skb, const struct net_device *dev)
+{
+	return ugs_start_xmit(skb, true);
 }
 
 /* after ndo_start_xmit: the skb may be freed, only its address is compared */
@@ -394,7 +416,7 @@ static __always_inline void ugs_put_mark(const struct sk_buff *skb)
 	bpf_map_update_elem(&ugs_marks, &key, &mk, BPF_ANY);
 }
 
-static __always_inline int ugs_gro_entry(const struct sk_buff *skb)
+static __always_inline int ugs_gro_entry(const struct sk_buff *skb, bool rc)
 {
 	struct ugs_gso g;
 
@@ -402,7 +424,7 @@ static __always_inline int ugs_gro_entry(const struct sk_buff *skb)
 		return 0;
 	/* derived: GRO merges count wherever they happen, so any entry is marked */
 	if (ugs_derived_gro) {
-		ugs_gso_of(skb, &g);
+		ugs_gso_of(skb, &g, rc);
 		if (!g.size)
 			ugs_put_mark(skb);
 	}
@@ -415,13 +437,25 @@ static __always_inline int ugs_gro_entry(const struct sk_buff *skb)
 SEC("tp_btf/napi_gro_receive_entry")
 int BPF_PROG(ugs_napi_gro_receive_entry, const struct sk_buff *skb)
 {
-	return ugs_gro_entry(skb);
+	return ugs_gro_entry(skb, false);
+}
+
+SEC("tp_btf/napi_gro_receive_entry")
+int BPF_PROG(ugs_napi_gro_receive_entry_rc, const struct sk_buff *skb)
+{
+	return ugs_gro_entry(skb, true);
 }
 
 SEC("tp_btf/napi_gro_frags_entry")
 int BPF_PROG(ugs_napi_gro_frags_entry, const struct sk_buff *skb)
 {
-	return ugs_gro_entry(skb);
+	return ugs_gro_entry(skb, false);
+}
+
+SEC("tp_btf/napi_gro_frags_entry")
+int BPF_PROG(ugs_napi_gro_frags_entry_rc, const struct sk_buff *skb)
+{
+	return ugs_gro_entry(skb, true);
 }
 
 /* the mark of this skb, taken (deleted) when it is fresh and of the same head */
@@ -452,8 +486,7 @@ static __always_inline void ugs_coalesced(struct ugs_stats *s, const struct ugs_
 	ugs_hist_add(s, UGS_HIST_RX, g->segs, 1);
 }
 
-SEC("tp_btf/netif_receive_skb")
-int BPF_PROG(ugs_netif_receive_skb, struct sk_buff *skb)
+static __always_inline int ugs_receive_skb(const struct sk_buff *skb, bool rc)
 {
 	const unsigned char *nh = skb->data;
 	struct ugs_stats *s;
@@ -463,7 +496,7 @@ int BPF_PROG(ugs_netif_receive_skb, struct sk_buff *skb)
 	if (ugs_empty)
 		return 0;
 	s = ugs_this();
-	ugs_gso_of(skb, &g);
+	ugs_gso_of(skb, &g, rc);
 	/* the mark is used up at any pass, counted or not */
 	if (g.size && (g.type & SKB_GSO_UDP_L4)) {
 		built = ugs_take_mark(skb);
@@ -489,6 +522,18 @@ int BPF_PROG(ugs_netif_receive_skb, struct sk_buff *skb)
 		ugs_add(s, UGS_RX_GSO_TCP_SEGS, ugs_segs(skb, &g));
 	}
 	return 0;
+}
+
+SEC("tp_btf/netif_receive_skb")
+int BPF_PROG(ugs_netif_receive_skb, struct sk_buff *skb)
+{
+	return ugs_receive_skb(skb, false);
+}
+
+SEC("tp_btf/netif_receive_skb")
+int BPF_PROG(ugs_netif_receive_skb_rc, struct sk_buff *skb)
+{
+	return ugs_receive_skb(skb, true);
 }
 
 /* since 6.10 the tracepoint has the skb */
@@ -572,7 +617,7 @@ int BPF_PROG(ugs_gso_segment, struct sk_buff *skb, netdev_features_t features, b
 
 	if (ugs_empty)
 		return 0;
-	ugs_gso_of(skb, &g);
+	ugs_gso_of(skb, &g, false);
 	if (!g.size || !ugs_match(skb, NULL))
 		return 0;
 	bool err = (unsigned long)segs >= (unsigned long)-4095;	/* IS_ERR */
@@ -625,7 +670,7 @@ static __always_inline int ugs_gro_complete(struct sk_buff *skb, int nhoff, int 
 	/* udp4/6_gro_complete() itself finds the UDP header at skb->data + nhoff */
 	if (ugs_empty || ret || !ugs_match_udp_hdr(skb, skb->data + nhoff))
 		return 0;
-	ugs_gso_of(skb, &g);
+	ugs_gso_of(skb, &g, false);
 	if (!(g.type & SKB_GSO_UDP_L4) || g.segs < 2)
 		return 0;
 	/* a tunnel's outer call returns after the inner one marked this skb */
@@ -679,7 +724,7 @@ int BPF_PROG(ugs_consume_skb, struct sk_buff *skb, void *location)
 	where = ugs_where((__u64)location);
 	if (where < 0)
 		return 0;
-	ugs_gso_of(skb, &g);
+	ugs_gso_of(skb, &g, false);
 	if (!g.size || !g.segs || !ugs_match(skb, NULL))
 		return 0;
 	s = ugs_this();
@@ -709,7 +754,7 @@ int BPF_PROG(ugs_kfree_skb, struct sk_buff *skb, void *location)
 	where = ugs_where((__u64)location);
 	if (where < 0)
 		return 0;
-	ugs_gso_of(skb, &g);
+	ugs_gso_of(skb, &g, false);
 	if (!g.size || !ugs_match(skb, NULL))
 		return 0;
 	s = ugs_this();

@@ -247,29 +247,33 @@ static void ugs_set_rodata(struct ugs_bpf *s, const struct ugs_filter *f, bool d
 	}
 }
 
-/* one attempt: fexit programs, or the derived ones; 0 or -errno */
-static int ugs_try(struct ugs *u, const struct ugs_filter *f, bool fexit,
+/* the program of NAME, or its twin NAME_rc (gso fields through bpf_rdonly_cast) */
+#define UGS_TWIN(p, name, rc) ((rc) ? (p)->name##_rc : (p)->name)
+
+/* one attempt: fexit programs, or the derived ones; rc: the _rc twins; 0 or -errno */
+static int ugs_try(struct ugs *u, const struct ugs_filter *f, bool fexit, bool rc,
 		   const struct btf *vml, const __u64 r[UGS_NR_RANGES][2])
 {
+	__typeof__(u->skel->progs) *p = &u->skel->progs;
 	struct bpf_program *all[] = {
-		u->skel->progs.ugs_net_dev_queue, u->skel->progs.ugs_net_dev_start_xmit,
-		u->skel->progs.ugs_net_dev_xmit, u->skel->progs.ugs_napi_gro_frags_entry,
-		u->skel->progs.ugs_napi_gro_receive_entry, u->skel->progs.ugs_netif_receive_skb,
-		u->skel->progs.ugs_udp_fail_skb, u->skel->progs.ugs_udp_fail_sk,
-		u->skel->progs.ugs_gso_segment, u->skel->progs.ugs_udp4_gro_complete,
-		u->skel->progs.ugs_udp6_gro_complete, u->skel->progs.ugs_consume_skb,
-		u->skel->progs.ugs_kfree_skb,
+		p->ugs_net_dev_queue, p->ugs_net_dev_queue_rc, p->ugs_net_dev_start_xmit,
+		p->ugs_net_dev_start_xmit_rc, p->ugs_net_dev_xmit, p->ugs_napi_gro_frags_entry,
+		p->ugs_napi_gro_frags_entry_rc, p->ugs_napi_gro_receive_entry,
+		p->ugs_napi_gro_receive_entry_rc, p->ugs_netif_receive_skb,
+		p->ugs_netif_receive_skb_rc, p->ugs_udp_fail_skb, p->ugs_udp_fail_sk,
+		p->ugs_gso_segment, p->ugs_udp4_gro_complete, p->ugs_udp6_gro_complete,
+		p->ugs_consume_skb, p->ugs_kfree_skb,
 	};
 	int h, n, err;
 	size_t i;
 
 	memset(u->prog, 0, sizeof(u->prog));
-	u->prog[UGS_H_NET_DEV_QUEUE] = u->skel->progs.ugs_net_dev_queue;
-	u->prog[UGS_H_NET_DEV_START_XMIT] = u->skel->progs.ugs_net_dev_start_xmit;
-	u->prog[UGS_H_NET_DEV_XMIT] = u->skel->progs.ugs_net_dev_xmit;
-	u->prog[UGS_H_NAPI_GRO_RECEIVE_ENTRY] = u->skel->progs.ugs_napi_gro_receive_entry;
-	u->prog[UGS_H_NAPI_GRO_FRAGS_ENTRY] = u->skel->progs.ugs_napi_gro_frags_entry;
-	u->prog[UGS_H_NETIF_RECEIVE_SKB] = u->skel->progs.ugs_netif_receive_skb;
+	u->prog[UGS_H_NET_DEV_QUEUE] = UGS_TWIN(p, ugs_net_dev_queue, rc);
+	u->prog[UGS_H_NET_DEV_START_XMIT] = UGS_TWIN(p, ugs_net_dev_start_xmit, rc);
+	u->prog[UGS_H_NET_DEV_XMIT] = p->ugs_net_dev_xmit;
+	u->prog[UGS_H_NAPI_GRO_RECEIVE_ENTRY] = UGS_TWIN(p, ugs_napi_gro_receive_entry, rc);
+	u->prog[UGS_H_NAPI_GRO_FRAGS_ENTRY] = UGS_TWIN(p, ugs_napi_gro_frags_entry, rc);
+	u->prog[UGS_H_NETIF_RECEIVE_SKB] = UGS_TWIN(p, ugs_netif_receive_skb, rc);
 	n = ugs_tp_nargs(vml, "udp_fail_queue_rcv_skb");
 	u->prog[UGS_H_UDP_FAIL_QUEUE_RCV_SKB] = n >= 3 ? u->skel->progs.ugs_udp_fail_skb :
 		n == 2 ? u->skel->progs.ugs_udp_fail_sk : NULL;
@@ -372,7 +376,8 @@ int ugs_open(struct ugs *u, const struct ugs_filter *f, char *why, size_t len)
 {
 	__u64 r[UGS_NR_RANGES][2];
 	struct btf *vml;
-	int err, h;
+	int err = 0, h;
+	bool rc;
 
 	memset(u, 0, sizeof(*u));
 	libbpf_set_print(ugs_libbpf_print);
@@ -392,24 +397,37 @@ int ugs_open(struct ugs *u, const struct ugs_filter *f, char *why, size_t len)
 	/* UDPGSO_STATS_EMPTY=1 (bpf_bench.sh): the cost of the hooks alone */
 	u->empty = ugs_env_set("UDPGSO_STATS_EMPTY");
 	ugs_find_ranges(r);
-	/* fexit first, then the derived programs */
+	/*
+	 * the _rc twins where the kernel has bpf_rdonly_cast (else, or if they
+	 * are refused, the others); fexit first, then the derived programs
+	 */
+	rc = !ugs_env_set("UDPGSO_STATS_NO_RC") &&
+	     btf__find_by_name_kind(vml, "bpf_rdonly_cast", BTF_KIND_FUNC) > 0;
 	/* UDPGSO_STATS_NO_FEXIT=1: the derived counters even where fexit works */
-	for (int pass = ugs_no_fexit() ? 1 : 0; pass < 2; pass++) {
-		bool fexit = pass == 0;
+	for (int pass = ugs_no_fexit() ? 2 : 0; pass < 4; pass++) {
+		bool fexit = pass < 2, twin = !(pass & 1);
 
+		if (twin && !rc)
+			continue;
 		u->skel = ugs_bpf__open();
 		if (!u->skel) {
 			err = -errno;
 			break;
 		}
-		err = ugs_try(u, f, fexit, vml, r);
+		err = ugs_try(u, f, fexit, twin, vml, r);
 		if (!err) {
 			u->fexit = fexit;
+			u->rc = twin;
 			break;
 		}
 		ugs_detach(u);
-		if (!fexit)
+		if (!fexit && !twin)
 			break;
+		/* the twins refused (not fexit's EPERM): the others, same mode */
+		if (twin && err != -EPERM)
+			continue;
+		if (twin)
+			pass++;
 		/* the fexit attempt's outcome stays in `hooks` */
 		for (h = 0; h < UGS_NR_HOOKS; h++) {
 			if (h < UGS_H_SKB_GSO_SEGMENT || h > UGS_H_UDP6_GRO_COMPLETE) {
@@ -521,6 +539,8 @@ void ugs_print_hooks(const struct ugs *u, FILE *out)
 		fputc('\n', out);
 	}
 	fprintf(out, "# mode %s\n", ugs_mode(u));
+	fprintf(out, "# gso fields read with %s\n",
+		u->rc ? "bpf_rdonly_cast" : "bpf_probe_read_kernel");
 	fprintf(out, "# counter name source [hook]\n");
 	for (c = 0; c < UGS_NR_COUNTERS; c++)
 		fprintf(out, "counter %s %s%s%s\n", ugs_counter_names[c], ugs_src_name[u->src[c]],

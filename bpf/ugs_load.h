@@ -61,6 +61,7 @@ struct ugs {
 	bool fexit;		/* fexit programs in use (else derived counters) */
 	bool skip;		/* ugs_open failed for lack of BTF or BPF: a KSFT skip */
 	bool empty;		/* UDPGSO_STATS_EMPTY: programs that return at once */
+	bool rc;		/* the _rc twins: gso fields through bpf_rdonly_cast */
 	enum ugs_hook_state hs[UGS_NR_HOOKS];
 	int herr[UGS_NR_HOOKS];
 	const char *hnote[UGS_NR_HOOKS];

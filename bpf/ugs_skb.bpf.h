@@ -18,13 +18,20 @@ struct ugs_gso {
 
 /*
  * The skb itself is read directly (the tracepoints' and fexit's arguments
- * are BTF pointers: a load, no helper call); its shared info, which no BTF
- * pointer leads to, in one read from gso_size to the end of gso_type (one
- * helper call instead of three), each field at its CO-RE offset.
+ * are BTF pointers: a load, no helper call).  No BTF pointer leads to its
+ * shared info: RC (a constant, the program's twin) reads it through
+ * bpf_rdonly_cast() (6.2+: plain loads the kernel guards, about 30 ns less
+ * per program run than the helper on this host), else with one
+ * bpf_probe_read_kernel() from gso_size to the end of gso_type (one helper
+ * call instead of three), each field at its CO-RE offset.  The tool loads
+ * the twins only where the kernel's BTF has the kfunc; elsewhere the weak
+ * extern stays unresolved in programs that are never loaded.
  */
 #define UGS_SH_SPAN	32
 
-static __always_inline void ugs_gso_of(const struct sk_buff *skb, struct ugs_gso *g)
+extern void *bpf_rdonly_cast(const void *obj, __u32 btf_id) __ksym __weak;
+
+static __always_inline void ugs_gso_of(const struct sk_buff *skb, struct ugs_gso *g, bool rc)
 {
 	const unsigned char *sh = skb->head + skb->end;
 	__u32 o_size = bpf_core_field_offset(struct skb_shared_info, gso_size);
@@ -32,6 +39,15 @@ static __always_inline void ugs_gso_of(const struct sk_buff *skb, struct ugs_gso
 	__u32 o_type = bpf_core_field_offset(struct skb_shared_info, gso_type);
 	__u8 b[UGS_SH_SPAN];
 
+	if (rc) {
+		const struct skb_shared_info *si;
+
+		si = bpf_rdonly_cast(sh, bpf_core_type_id_kernel(struct skb_shared_info));
+		g->size = si->gso_size;
+		g->segs = si->gso_segs;
+		g->type = si->gso_type;
+		return;
+	}
 	g->type = 0;
 	g->size = 0;
 	g->segs = 0;

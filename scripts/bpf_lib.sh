@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # udpgso-lab: the traffic of the BPF counter tests (bpf_test.sh on the host,
-# scripts/vm/bpf_guest.sh in a guest next to the module).  Source it after
-# lib.sh; it needs TX, RX, STATS (the tools), M sends of K segments of S bytes.
+# scripts/vm/bpf_guest.sh in a guest next to the module), and the workloads
+# of the overhead benchmarks (scripts/bench/bpf_bench.sh, bpf_toggle.sh).
+# Source it after lib.sh; it needs TX, RX, STATS (the tools), and for the
+# tests M sends of K segments of S bytes.
 #
 # shellcheck shell=bash
 
@@ -139,4 +141,58 @@ bl_load() {
 		case "$n" in '#'* | '' | histogram) continue ;; esac
 		_a[$n]=$v
 	done <"$1"
+}
+
+# ---- the overhead benchmarks (scripts/bench/bpf_bench.sh, bpf_toggle.sh) ----
+# bl_bench_workloads LIST: the comma-separated workloads into the array
+# bl_wl, or one line naming the unknown one and exit 1
+bl_bench_workloads() {
+	local w
+	bl_wl=()
+	IFS=, read -r -a bl_wl <<<"$1"
+	[ ${#bl_wl[@]} -gt 0 ] ||
+		ug_die "--workloads '$1': allowed a comma-separated list of gso-gro, gso-gro-small, sendto"
+	for w in "${bl_wl[@]}"; do
+		case "$w" in
+		gso-gro | gso-gro-small | sendto) ;;
+		*) ug_die "--workloads: '$w' unknown, allowed gso-gro, gso-gro-small, sendto" ;;
+		esac
+	done
+}
+# bl_bench_tx_args WORKLOAD: its udpgso_bench_tx arguments (the receiver
+# of the gso-gro ones is a UDP_GRO socket)
+bl_bench_tx_args() {
+	case "$1" in
+	gso-gro) echo "-S 0" ;;		# upstream's default send: 61824 B, 42 x 1472
+	gso-gro-small) echo "-s 14000 -S 1400" ;;
+	sendto) echo "-s 1400" ;;
+	esac
+}
+# bl_bench_summary PY DIR: scripts/bench/PY's summary of DIR/raw.log, printed
+# and in DIR/summary.txt; bl_bench_resummarize PY DIR: the same for
+# --summarize DIR (exit 1 without a raw.log there)
+bl_bench_summary() {
+	python3 "$UG_TOP/scripts/bench/$1" "$2/raw.log" | tee "$2/summary.txt"
+}
+bl_bench_resummarize() {
+	[ -r "$2/raw.log" ] || ug_die "--summarize '$2': no raw.log there"
+	bl_bench_summary "$1" "$2"
+}
+# bl_bench_tools [PATH...]: the tools (udpgso_bench_tx, _rx, udpgso_stats
+# as TX, RX, STATS) and PATHs are there, else exit 1
+bl_bench_tools() {
+	local b
+	TX=$UDPGSO_BIN/udpgso_bench_tx RX=$UDPGSO_BIN/udpgso_bench_rx
+	for b in "$TX" "$RX" "$STATS" "$@"; do
+		[ -x "$b" ] || ug_die "no $b (make; make -C bpf)"
+	done
+}
+# bl_tracing_progs: how many tracing BPF programs are attached now (another
+# tool's disturb a benchmark); "?" without bpftool
+bl_tracing_progs() {
+	if command -v bpftool >/dev/null; then
+		bpftool prog show 2>/dev/null | grep -c ': tracing '
+	else
+		echo "?"
+	fi
 }

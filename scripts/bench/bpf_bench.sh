@@ -39,6 +39,7 @@
 set -u
 
 . "$(dirname "$0")/../lib.sh"
+. "$UG_TOP/scripts/bpf_lib.sh"
 
 usage() {
 	echo "usage: $ug_prog [--rounds N] [--secs S] [--stats-rounds N] [--workloads LIST] [--old PATH] [--empty] [--out DIR] | --summarize DIR" >&2
@@ -65,31 +66,12 @@ done
 case "$rounds" in ''|0|*[!0-9]*) ug_die "--rounds '$rounds': allowed a positive integer" ;; esac
 case "$secs" in ''|0|*[!0-9]*) ug_die "--secs '$secs': allowed a positive integer" ;; esac
 case "$stats_rounds" in ''|*[!0-9]*) ug_die "--stats-rounds '$stats_rounds': allowed 0 or a positive integer" ;; esac
-wl=()
-IFS=, read -r -a wl <<<"$workloads"
-[ ${#wl[@]} -gt 0 ] || ug_die "--workloads '$workloads': allowed a comma-separated list of gso-gro, gso-gro-small, sendto"
-for w in "${wl[@]}"; do
-	case "$w" in
-	gso-gro | gso-gro-small | sendto) ;;
-	*) ug_die "--workloads: '$w' unknown, allowed gso-gro, gso-gro-small, sendto" ;;
-	esac
-done
+bl_bench_workloads "$workloads"
+wl=("${bl_wl[@]}")
 
-summarize() {		# DIR
-	python3 "$UG_TOP/scripts/bench/bpf_bench_summary.py" "$1/raw.log" | tee "$1/summary.txt"
-}
-
-if [ -n "$sumdir" ]; then
-	[ -r "$sumdir/raw.log" ] || ug_die "--summarize '$sumdir': no raw.log there"
-	summarize "$sumdir"
-	exit 0
-fi
-
-TX=$UDPGSO_BIN/udpgso_bench_tx
-RX=$UDPGSO_BIN/udpgso_bench_rx
-for b in "$TX" "$RX" "$STATS" ${OLD:+"$OLD"}; do
-	[ -x "$b" ] || ug_die "no $b (make; make -C bpf)"
-done
+summarize() { bl_bench_summary bpf_bench_summary.py "$1"; }	# DIR
+[ -z "$sumdir" ] || { bl_bench_resummarize bpf_bench_summary.py "$sumdir"; exit 0; }
+bl_bench_tools ${OLD:+"$OLD"}
 "$STATS" hooks >/dev/null || ug_die "udpgso_stats cannot attach here (see above)"
 [ -n "$out" ] || out=$UG_TOP/results/bpf-overhead-$(date -u +%Y-%m-%d)
 mkdir -p "$out" || ug_die "--out '$out': cannot create"
@@ -100,29 +82,12 @@ if [ "$(nproc)" -ge 2 ]; then
 	tx_pin=(-C 0) rx_pin=(--cpu 1) pinned="tx pinned to CPU 0, rx to CPU 1"
 fi
 
-tx_args() {		# WORKLOAD
-	case "$1" in
-	gso-gro) echo "-S 0" ;;
-	gso-gro-small) echo "-s 14000 -S 1400" ;;
-	sendto) echo "-s 1400" ;;
-	esac
-}
-
-# tracing BPF programs attached now ("?" without bpftool)
-tracing_progs() {
-	if command -v bpftool >/dev/null; then
-		bpftool prog show 2>/dev/null | grep -c ': tracing '
-	else
-		echo "?"
-	fi
-}
-
 # one tx: "MBps X sends N" (MBps error if none); MODE off, on, old, empty or stats
 tx_round() {		# WORKLOAD MODE PORT
 	local j=$out/.tx.json
 	local -a tx
 	# shellcheck disable=SC2207
-	tx=("$TX" -4 -D 127.0.0.1 -p "$3" -l "$secs" --json "${tx_pin[@]}" $(tx_args "$1"))
+	tx=("$TX" -4 -D 127.0.0.1 -p "$3" -l "$secs" --json "${tx_pin[@]}" $(bl_bench_tx_args "$1"))
 	rm -f "$j"
 	case "$2" in
 	off)
@@ -151,7 +116,7 @@ echo "scripts/bench/bpf_bench.sh ${args[*]}" >"$out/command.txt"
 	echo "# host load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 	echo "# modes per round: $modes (even rounds), reversed (odd rounds); tx -l $secs per run; $pinned"
 	for w in "${wl[@]}"; do
-		echo "# workload $w: udpgso_bench_tx $(tx_args "$w")$([ "${w#gso-gro}" != "$w" ] && echo " -> udpgso_bench_rx -G")"
+		echo "# workload $w: udpgso_bench_tx $(bl_bench_tx_args "$w")$([ "${w#gso-gro}" != "$w" ] && echo " -> udpgso_bench_rx -G")"
 	done
 	# the programs' sizes: the newest program of each name (ours)
 	for m in on ${OLD:+old}; do
@@ -183,7 +148,7 @@ for ((i = 0; i < rounds; i++)); do
 	if ((i % 2)); then order=$rmodes; else order=$modes; fi
 	for w in "${wl[@]}"; do
 		for mode in $order; do
-			pre=$(tracing_progs) load=$(cut -d' ' -f1 /proc/loadavg)
+			pre=$(bl_tracing_progs) load=$(cut -d' ' -f1 /proc/loadavg)
 			echo "round $i workload $w mode $mode $(tx_round "$w" "$mode" "${port[$w]}")" \
 				"tracing_progs_before $pre load1 $load" >>"$out/raw.log"
 		done

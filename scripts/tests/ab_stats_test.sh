@@ -6,9 +6,13 @@
 #     a known effect inside its interval, the stop rule, the outlier rule,
 #     medians, paired ratios, cost per GiB and per datagram, steal share,
 #     the p-value and Holm's correction (13-pair A/A runs call nothing);
+#   - scripts/tests/bpf_toggle_test.py: bpf_toggle_summary.py's windows on logs
+#     written as bpf_toggle.sh writes them (transition seconds left out, each
+#     mode against its neighbours, the 3% verdicts, a failed window);
 #   - bad input (--ci 150,3, --ci 95, --max-reps 0, a rate above what the
-#     device can take, ...): exit 1, one line naming the value and what is
-#     allowed, no results directory, no namespace, no setting changed;
+#     device can take, ...; bpf_toggle.sh's options): exit 1, one line naming
+#     the value and what is allowed, no results directory, no namespace, no
+#     setting changed;
 #   - two short real runs on the local veth pair: an interval-driven one
 #     (warm-up apart, pinned, the stop rule as its intervals say) and a
 #     fixed-rate one (paced as asked, A at 97%, never above the rate).
@@ -34,7 +38,8 @@ while read -r verdict rest; do
 	FAIL) ktap_fail "stats: ${rest%%:*}" "${rest#*: }" ;;
 	*) ktap_fail "stats: unexpected output" "$verdict $rest" ;;
 	esac
-done < <(python3 "$UG_TOP/scripts/tests/ab_stats_test.py" 2>&1)
+done < <(python3 "$UG_TOP/scripts/tests/ab_stats_test.py" 2>&1;
+	 python3 "$UG_TOP/scripts/tests/bpf_toggle_test.py" 2>&1 | sed 's/^\(PASS\|FAIL\) /\1 bpf_toggle: /')
 
 # ---- bad input ------------------------------------------------------------------
 if ! why=$(ug_need_root) || ! why=$(ug_need_cmd ip ethtool tc); then
@@ -55,7 +60,7 @@ bad() {
 	local name=$1 want=$2 rc lines pid
 	shift 2
 	rm -rf "$out"
-	"$AB" --out "$out" "$@" >"$tmp/out" 2>"$tmp/err" &
+	"${BAD_CMD:-$AB}" --out "$out" "$@" >"$tmp/out" 2>"$tmp/err" &
 	pid=$!
 	wait "$pid"
 	rc=$?
@@ -87,6 +92,14 @@ bad "a rate with no unit it knows" "--rate '5T'" --rate 5T
 bad "--rate PCT% without warm-up" "--rate 90%" --rate 90% --no-warmup
 bad "--rate-a without --rate" "--rate-a 97" --rate-a 97
 bad "an unknown metric" "--metric 'pps'" --metric pps
+# the BPF overhead benchmark that toggles the programs around one long run
+BAD_CMD=$UG_TOP/scripts/bench/bpf_toggle.sh
+bad "bpf_toggle.sh --windows 0" "--windows '0'" --windows 0
+bad "bpf_toggle.sh --window 1" "--window '1'" --window 1
+bad "bpf_toggle.sh an unknown mode" "--modes: 'fast'" --modes on,fast
+bad "bpf_toggle.sh mode old without --old" "'old' needs --old PATH" --modes old
+bad "bpf_toggle.sh an unknown workload" "--workloads: 'tcp'" --workloads tcp
+unset BAD_CMD
 
 # ---- two short real runs ----------------------------------------------------------
 # real NAME KIND ARGS...: the run exits 0 and its results.json passes the

@@ -198,7 +198,7 @@ if ! "$STATS" hooks >"$work/hooks" 2>&1; then
 fi
 sed 's/^/# hooks: /' "$work/hooks"
 grep -q '^# mode fexit' "$work/hooks" &&
-	emit ok "hooks: fexit attached" ||
+	emit ok "hooks: fexit attached, $(sed -n 's/^# \(gso fields read with .*\)/\1/p' "$work/hooks")" ||
 	emit "not ok" "hooks: fexit not attached on a kernel whose module's kretprobes attach"
 
 wanted lo4 && { ns_add l; both "lo gso plain socket" l l 127.0.0.1 -4 ""; bl_down; }
