@@ -113,8 +113,13 @@ st_check() {
 	in=$(awk '$1 == "rx_gro_in" { print $2 }' <<<"$c")
 	co=$(awk '$1 == "rx_gro_coalesced_skbs" { print $2 }' <<<"$c")
 	[ -n "$pk" ] || return 0
-	[ "$in" = "$pk" ] || echo "counters: rx_gro_in=$in, $pk packets injected"
-	[ "$co" = "$merged" ] || echo "counters: rx_gro_coalesced_skbs=$co, GRO built $merged"
+	[ "$in" = "$pk" ] && [ "$co" = "$merged" ] && return 0
+	[ "$in" = "$pk" ] || echo -n "counters: rx_gro_in=$in, $pk packets injected; "
+	[ "$co" = "$merged" ] || echo -n "counters: rx_gro_coalesced_skbs=$co, GRO built $merged; "
+	# what else they say: the receive counters and the GRO marks' health
+	awk '$1 ~ /^rx_(skbs|gso_skbs|gso_passthrough_skbs|gro_coalesced_segs)$/ { printf "%s=%s ", $1, $2 }
+	     /^# gro marks/ { sub(/^# /, ""); printf "(%s)", $0 }' <<<"$c"
+	echo
 }
 
 gro() {

@@ -180,6 +180,7 @@ static int cmd_run(int argc, char **argv)
 	} else {
 		printf("# udpgso_stats bpf %s, command exit %d\n", ugs_mode(&u), rc);
 		ugs_print_counters(&u, u.sum.cnt, stdout);
+		ugs_print_marks(&u, stdout);
 		ugs_print_hist(&u, &u.sum, stdout);
 	}
 	if (sfd >= 0) {
@@ -277,12 +278,14 @@ static int cmd_serve(int argc, char **argv)
 	while (fgets(line, sizeof(line), stdin)) {
 		line[strcspn(line, "\r\n")] = 0;
 		if (!strcmp(line, "counters") || !strcmp(line, "histogram")) {
-			if (ugs_read(&u))
+			if (ugs_read(&u)) {
 				printf("# error: %s\n", strerror(errno));
-			else if (line[0] == 'c')
+			} else if (line[0] == 'c') {
 				ugs_print_counters(&u, u.sum.cnt, stdout);
-			else
+				ugs_print_marks(&u, stdout);
+			} else {
 				ugs_print_hist(&u, &u.sum, stdout);
+			}
 		} else if (!strcmp(line, "hooks")) {
 			ugs_print_hooks(&u, stdout);
 		} else if (!strcmp(line, "reset")) {

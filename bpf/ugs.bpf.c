@@ -75,6 +75,14 @@ __u32 ugs_gen;
  * GRO traffic, like lo, never pays for it)
  */
 __u32 ugs_marks_used;
+/*
+ * the GRO marks' own health, printed as a comment beside the counters (not
+ * counters of the module's set): marks the map refused to store, and marks
+ * found but not taken (older than 1 s, or another head at that address)
+ */
+__u64 ugs_mark_put_errors;
+__u64 ugs_mark_stale;
+__u64 ugs_mark_other_head;
 
 /* a tx queue pass at one depth, until a nested pass replaces it */
 struct ugs_txq {
@@ -413,7 +421,8 @@ static __always_inline void ugs_put_mark(const struct sk_buff *skb)
 	mk.when = bpf_ktime_get_ns();
 	if (!ugs_marks_used)
 		ugs_marks_used = 1;
-	bpf_map_update_elem(&ugs_marks, &key, &mk, BPF_ANY);
+	if (bpf_map_update_elem(&ugs_marks, &key, &mk, BPF_ANY))
+		__sync_fetch_and_add(&ugs_mark_put_errors, 1);
 }
 
 static __always_inline int ugs_gro_entry(const struct sk_buff *skb, bool rc)
@@ -471,8 +480,11 @@ static __always_inline bool ugs_take_mark(const struct sk_buff *skb)
 	mk = bpf_map_lookup_elem(&ugs_marks, &key);
 	if (!mk)
 		return false;
-	ok = mk->head == (__u64)skb->head &&
-	     bpf_ktime_get_ns() - mk->when <= NSEC_PER_SEC;
+	ok = mk->head == (__u64)skb->head;
+	if (!ok)
+		__sync_fetch_and_add(&ugs_mark_other_head, 1);
+	else if (bpf_ktime_get_ns() - mk->when > NSEC_PER_SEC)
+		ok = false, __sync_fetch_and_add(&ugs_mark_stale, 1);
 	bpf_map_delete_elem(&ugs_marks, &key);
 	return ok;
 }

@@ -501,6 +501,9 @@ int ugs_reset(struct ugs *u)
 		return -ENOMEM;
 	/* a tx pass queued before the reset is not un-counted after it */
 	__atomic_add_fetch(&u->skel->bss->ugs_gen, 1, __ATOMIC_SEQ_CST);
+	u->skel->bss->ugs_mark_put_errors = 0;
+	u->skel->bss->ugs_mark_stale = 0;
+	u->skel->bss->ugs_mark_other_head = 0;
 	err = bpf_map__update_elem(u->skel->maps.ugs_stats, &zero, sizeof(zero), v,
 				   sz * u->ncpus, BPF_ANY);
 	free(v);
@@ -545,6 +548,15 @@ void ugs_print_hooks(const struct ugs *u, FILE *out)
 	for (c = 0; c < UGS_NR_COUNTERS; c++)
 		fprintf(out, "counter %s %s%s%s\n", ugs_counter_names[c], ugs_src_name[u->src[c]],
 			u->how[c] ? " " : "", u->how[c] ? u->how[c] : "");
+}
+
+void ugs_print_marks(const struct ugs *u, FILE *out)
+{
+	const struct ugs_bpf__bss *b = u->skel->bss;
+
+	fprintf(out, "# gro marks: put errors %llu, found but refused: older than 1 s %llu, "
+		"another head %llu\n", (unsigned long long)b->ugs_mark_put_errors,
+		(unsigned long long)b->ugs_mark_stale, (unsigned long long)b->ugs_mark_other_head);
 }
 
 void ugs_print_counters(const struct ugs *u, const __u64 *cnt, FILE *out)

@@ -83,6 +83,8 @@ int ugs_reset(struct ugs *u);
 void ugs_print_hooks(const struct ugs *u, FILE *out);
 /* "name value" lines of what is available, "# unavailable: ..." for the rest */
 void ugs_print_counters(const struct ugs *u, const __u64 *cnt, FILE *out);
+/* "# gro marks: ..." (the GRO marks' health: put errors, marks refused) */
+void ugs_print_marks(const struct ugs *u, FILE *out);
 void ugs_print_hist(const struct ugs *u, const struct ugs_stats *s, FILE *out);
 void ugs_print_json(const struct ugs *u, const struct ugs_stats *s, FILE *out);
 const char *ugs_mode(const struct ugs *u);
