@@ -481,10 +481,12 @@ static __always_inline bool ugs_take_mark(const struct sk_buff *skb)
 	if (!mk)
 		return false;
 	ok = mk->head == (__u64)skb->head;
-	if (!ok)
+	if (!ok) {
 		__sync_fetch_and_add(&ugs_mark_other_head, 1);
-	else if (bpf_ktime_get_ns() - mk->when > NSEC_PER_SEC)
-		ok = false, __sync_fetch_and_add(&ugs_mark_stale, 1);
+	} else if (bpf_ktime_get_ns() - mk->when > NSEC_PER_SEC) {
+		ok = false;
+		__sync_fetch_and_add(&ugs_mark_stale, 1);
+	}
 	bpf_map_delete_elem(&ugs_marks, &key);
 	return ok;
 }
