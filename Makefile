@@ -116,7 +116,7 @@ check:
 	UG_TOTALS=$$tot $(MAKE) --no-print-directory \
 		TEST_PROGS="$(TEST_PROGS) $(HARNESS_TESTS)" run_tests || rc=1; \
 	ASAN_OPTIONS=$${ASAN_OPTIONS:-detect_leaks=0} \
-	UG_TOTALS=$$tot $(MAKE) --no-print-directory SANITIZE=1 \
+	UG_SANITIZED=1 UG_TOTALS=$$tot $(MAKE) --no-print-directory SANITIZE=1 \
 		TEST_PROGS="$(USER_TESTS)" run_tests || rc=1; \
 	awk '{p += $$1; f += $$2; s += $$3; t += $$4} END { \
 		printf "# check: %d test runs failed in %d passes\n", t, NR; \
