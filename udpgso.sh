@@ -55,8 +55,20 @@ wire_neg=""
 
 # ---- setups (run in the variant's namespace) --------------------------------
 setup_loopback() {	# NS
-	ip -n "$(ns_name "$1")" addr add dev lo 10.0.0.1/32 &&
-	ip -n "$(ns_name "$1")" addr add dev lo fd00::1/128 nodad noprefixroute
+	local n
+	n=$(ns_name "$1")
+	ip -n "$n" addr add dev lo 10.0.0.1/32 &&
+	ip -n "$n" addr add dev lo fd00::1/128 nodad noprefixroute || return 1
+	# IPv6 inserts an address's local route from the addrconf work (even
+	# with nodad): on a busy machine it can come after the address; until
+	# then a send to it fails with ENETUNREACH (seen at load average 12)
+	# and deleting the route fails with ESRCH
+	for _ in $(seq 50); do
+		[ -n "$(ip -n "$n" -6 route show table local fd00::1/128 dev lo)" ] && return 0
+		sleep 0.1
+	done
+	echo "no local route for fd00::1 after 5 s" >&2
+	return 1
 }
 
 setup_dev_mtu() {	# NS: lo MTU 1500
@@ -67,13 +79,6 @@ setup_route_mtu() {	# NS: local routes with MTU 1500, lo keeps 65536
 	local n
 	n=$(ns_name "$1")
 	setup_loopback "$1" || return 1
-	# IPv6 inserts an address's local route from the addrconf work (even
-	# with nodad): on a busy machine it can come after the address, and
-	# deleting it first then fails with ESRCH (seen at load average 12)
-	for _ in $(seq 50); do
-		[ -n "$(ip -n "$n" -6 route show table local fd00::1/128 dev lo)" ] && break
-		sleep 0.1
-	done
 	ip -n "$n" route del local 10.0.0.1/32 table local dev lo &&
 	ip -n "$n" route del local fd00::1/128 table local dev lo &&
 	ip -n "$n" route add local 10.0.0.1/32 table local dev lo mtu 1500 &&
