@@ -115,7 +115,10 @@ def group(res):
     order the configurations first appear."""
     out = {}
     for r in res["runs"]:
-        g = out.setdefault(tuple(r[k] for k in KEY_FIELDS), {"ok": [], "bad": {}})
+        # an IPv6 configuration (udpgso_ab.sh --family) is a pair of its own
+        key = tuple(r[k] + (" IPv6" if k == "rx_mode" and r.get("family") == 6 else "")
+                    for k in KEY_FIELDS)
+        g = out.setdefault(key, {"ok": [], "bad": {}})
         st = r.get("status", "ok")
         if st == "ok":
             g["ok"].append(r)

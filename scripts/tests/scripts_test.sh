@@ -49,6 +49,8 @@ defer ns_kill_pids "$NH" "$NP"
 veth_pair h ugh0 p ugp0
 ip -n "$NH" addr add 10.249.0.1/24 dev ugh0
 ip -n "$NP" addr add 10.249.0.2/24 dev ugp0
+ip -n "$NH" addr add fd00:249::1/64 dev ugh0 nodad
+ip -n "$NP" addr add fd00:249::2/64 dev ugp0 nodad
 # the state a run in NETIF mode may touch, on both ends
 snap_hp() {
 	ip netns exec "$NH" bash "$SNAP" save ugh0 | grep -v '^netns '
@@ -89,12 +91,28 @@ bad "reps out of range" -- -n 0
 bad "bad setting syntax" -- --ab tx:gso=maybe tx:gso=off
 bad "flag the device lacks (local pair)" -- --ab tx:no-such-flag=on tx:no-such-flag=off
 bad "unknown device" NETIF=nosuch0 REMOTE_V4=10.249.0.2 REMOTE_TYPE=netns REMOTE_ARGS="$NP" --
-bad "flag the device lacks (NETIF)" NETIF=ugh0 REMOTE_V4=10.249.0.2 REMOTE_TYPE=netns \
+bad "flag the device lacks (NETIF)" NETIF=ugh0 LOCAL_V4=10.249.0.1 REMOTE_V4=10.249.0.2 REMOTE_TYPE=netns \
 	REMOTE_ARGS="$NP" -- --ab rx:no-such-flag=on rx:no-such-flag=off
-bad "unknown remote type" NETIF=ugh0 REMOTE_V4=10.249.0.2 REMOTE_TYPE=telnet REMOTE_ARGS=x --
-bad "remote that does not answer" NETIF=ugh0 REMOTE_V4=10.249.0.2 REMOTE_TYPE=ssh \
+bad "unknown remote type" NETIF=ugh0 LOCAL_V4=10.249.0.1 REMOTE_V4=10.249.0.2 REMOTE_TYPE=telnet \
+	REMOTE_ARGS=x --
+bad "remote that does not answer" NETIF=ugh0 LOCAL_V4=10.249.0.1 REMOTE_V4=10.249.0.2 REMOTE_TYPE=ssh \
 	REMOTE_ARGS="-F /dev/null -p 1 -o ConnectTimeout=2 root@10.249.0.2" --
 bad "no remote address" NETIF=ugh0 REMOTE_TYPE=netns REMOTE_ARGS="$NP" --
+# the address families (--family, LOCAL_V6/REMOTE_V6 as NetDrvEpEnv pairs them)
+bad "unknown family" -- --family 5
+bad "IPv6 datagram above 1452 bytes" -- -6 --size 1472
+bad "REMOTE_V6 without LOCAL_V6" NETIF=ugh0 LOCAL_V4=10.249.0.1 REMOTE_V4=10.249.0.2 \
+	REMOTE_V6=fd00:249::2 REMOTE_TYPE=netns REMOTE_ARGS="$NP" --
+bad "LOCAL_V4 without REMOTE_V4" NETIF=ugh0 LOCAL_V4=10.249.0.1 LOCAL_V6=fd00:249::1 \
+	REMOTE_V6=fd00:249::2 REMOTE_TYPE=netns REMOTE_ARGS="$NP" -- -6
+bad "--family 6 with IPv4 addresses only" NETIF=ugh0 LOCAL_V4=10.249.0.1 REMOTE_V4=10.249.0.2 \
+	REMOTE_TYPE=netns REMOTE_ARGS="$NP" -- --family 6
+bad "REMOTE_V6 not an IPv6 address" NETIF=ugh0 LOCAL_V6=fd00:249::1 REMOTE_V6=10.249.0.2 \
+	REMOTE_TYPE=netns REMOTE_ARGS="$NP" -- -6
+bad "LOCAL_V6 not on NETIF" NETIF=ugh0 LOCAL_V6=fd00:249::7 REMOTE_V6=fd00:249::2 \
+	REMOTE_TYPE=netns REMOTE_ARGS="$NP" -- -6
+bad "REMOTE_V6 on no remote device" NETIF=ugh0 LOCAL_V6=fd00:249::1 REMOTE_V6=fd00:249::9 \
+	REMOTE_TYPE=netns REMOTE_ARGS="$NP" -- -6
 
 # ---- results.json of a short matrix ---------------------------------------------
 # check_results DIR RUNS CONFIGS AB: every field, nonzero numbers,
@@ -231,8 +249,8 @@ one_kill() {
 	if [ "$mode" = local ]; then
 		setsid env --default-signal=INT "$AB" "${args[@]}" >/dev/null 2>"$tmp/kill.err" &
 	else
-		setsid ip netns exec "$NH" env --default-signal=INT NETIF=ugh0 REMOTE_V4=10.249.0.2 \
-			REMOTE_TYPE=netns REMOTE_ARGS="$NP" "$AB" "${args[@]}" \
+		setsid ip netns exec "$NH" env --default-signal=INT NETIF=ugh0 LOCAL_V4=10.249.0.1 \
+			REMOTE_V4=10.249.0.2 REMOTE_TYPE=netns REMOTE_ARGS="$NP" "$AB" "${args[@]}" \
 			>/dev/null 2>"$tmp/kill.err" &
 	fi
 	pid=$!
