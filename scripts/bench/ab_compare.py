@@ -435,6 +435,9 @@ def matrix_args(path):
         v = res.get(key)
         if isinstance(v, int) and not isinstance(v, bool):
             a += [opt, str(v)]
+    fams = res.get("families") or [4]
+    if fams != [4]:
+        a += ["--family", "both" if len(fams) > 1 else str(fams[0])]
     # a run that repeated until an interval target (issue 17's --ci): the
     # same target and cap; reps above is then its minimum
     iv = res.get("interval")

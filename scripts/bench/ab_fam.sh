@@ -13,13 +13,15 @@ FAM_V6_MAX=1452
 
 # fam_sizes SIZE GIVEN(0|1): the datagram size of each family in $families;
 # an explicit size above what an IPv6 datagram carries in 1500 bytes dies
+# with --family 6 (with both, IPv6 gets 1452: dry-run and run.conf say so)
 fam_sizes() {
 	local f
 	for f in $families; do
 		fam_size[$f]=$1
 		[ "$f" = 6 ] || continue
 		if [ "$1" -gt "$FAM_V6_MAX" ]; then
-			[ "$2" = 0 ] ||
+			# --family both: IPv4 gets SIZE, IPv6 what it can carry
+			[ "$2" = 0 ] || [ "$family" = both ] ||
 				ug_die "--size $1 with --family $family: allowed 1..$FAM_V6_MAX for IPv6 (a 1500-byte MTU less 48 bytes of IPv6 and UDP headers)"
 			fam_size[$f]=$FAM_V6_MAX
 		fi

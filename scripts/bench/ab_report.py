@@ -162,12 +162,14 @@ def check(r, tx, rx):
             bad.append("%sInDatagrams +%d exceeds the %d datagrams tx sent" %
                        (u, ind, tx["datagrams"]))
         if tx["datagrams"] and outd == 0:
-            bad.append("tx sent %d datagrams but %sOutDatagrams did not move" % (tx["datagrams"], u))
+            bad.append("tx sent %d datagrams but %sOutDatagrams did not move" %
+                       (tx["datagrams"], u))
         if outd > tx["datagrams"]:
             bad.append("%sOutDatagrams +%d exceeds the %d datagrams tx counted" %
                        (u, outd, tx["datagrams"]))
         # (InErrors counts the RcvbufErrors drops too)
-        drops = (max(c["nstat_rx"].get(u + "RcvbufErrors", 0), c["nstat_rx"].get(u + "InErrors", 0))
+        drops = (max(c["nstat_rx"].get(u + "RcvbufErrors", 0),
+                     c["nstat_rx"].get(u + "InErrors", 0))
                  + c["nstat_rx"].get(u + "NoPorts", 0)
                  + c["nstat_tx"].get(u + "SndbufErrors", 0)
                  + c["dev_tx"].get("tx_dropped", 0) + c["dev_rx"].get("rx_dropped", 0)
@@ -541,6 +543,8 @@ def run_doc(conf, settings, command, cost_label):
         "dev_tx": conf["dev_tx"], "dev_rx": conf["dev_rx"],
         "settings": {s: conf.get("spec_" + s, "") for s in settings},
         "reps": int(conf["reps"]), "secs": int(conf["secs"]), "size": int(conf["size"]),
+        "families": [int(f) for f in (conf.get("families") or "4").split()],
+        "size_v6": int(conf["size_v6"]) if conf.get("size_v6") else None,
         "segs": int(conf["segs"]),
         "counters_source": conf.get("counters_source") or None,
         "cost_unit": conf.get("cost_unit", "cpu_s"), "cost_label": cost_label,
@@ -669,6 +673,9 @@ def write_summary(d, res):
             if rt["a_pct"] != 100 else "",
             ", ".join("%s %.1f MB/s" % (k.replace("/", " -> "), v / MIB)
                       for k, v in sorted(rt["per_pair_Bps"].items()))))
+    if res.get("families", [4]) != [4]:
+        L.append("Address families: %s." % ", ".join("IPv%d (datagrams of %s bytes)" % (
+            f, res["size"] if f == 4 else res.get("size_v6") or res["size"]) for f in res["families"]))
     if res.get("counters_source"):
         L.append("Per-skb counters (raw/*.log `kmod.after`, by side `kmod.after.tx|rx`): %s." %
                  ab_summary.counters_source(res["counters_source"]))
