@@ -73,7 +73,7 @@ fam_local_check() {
 	local f lv
 	for f in $families; do
 		lv=LOCAL_V$f
-		ip -o "-$f" addr show dev "$NETIF" | grep -qiF " ${!lv}/" ||
+		ip -o "-$f" addr show dev "$NETIF" 2>/dev/null | grep -qiF " ${!lv}/" ||
 			ug_die "$lv=${!lv} is not an address of $NETIF (ip -$f addr show dev $NETIF)"
 	done
 }

@@ -361,7 +361,7 @@ if [ -n "${NETIF:-}" ]; then
 	[ -n "${REMOTE_ARGS:-}" ] || ug_die "NETIF=$NETIF needs REMOTE_ARGS (ssh destination or netns name)"
 	case "$rtype" in
 	ssh) read -ra rargs <<<"$REMOTE_ARGS" ;;
-	netns) ip netns list | awk '{ print $1 }' | grep -qxF "$REMOTE_ARGS" ||
+	netns) ip netns list 2>/dev/null | awk '{ print $1 }' | grep -qxF "$REMOTE_ARGS" ||
 		ug_die "REMOTE_ARGS=$REMOTE_ARGS: no such network namespace" ;;
 	*) ug_die "REMOTE_TYPE=$rtype: allowed ssh, netns" ;;
 	esac

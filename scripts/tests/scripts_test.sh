@@ -5,6 +5,7 @@
 #   - bad input: one line, exit 1, nothing created or changed;
 #   - a short matrix on the local veth pair: results.json checked field by
 #     field (numbers nonzero, bytes = datagrams x size), csv, summary, raw logs;
+#   - IPv6 on the local pair (-6);
 #   - the remote path: NETIF mode against a real sshd started in a
 #     namespace of our own (throwaway host and user keys in a temp dir),
 #     reached over IPv6, the matrix in IPv4 and IPv6 (--family both), the
@@ -187,6 +188,24 @@ else
 		ktap_fail "short matrix: its namespaces and processes are gone" \
 			"$left namespaces left; processes: $(session_live "$pid")"
 	fi
+fi
+
+# ---- IPv6 on the local pair (-6): one tx/rx pair, A and B once ---------------------
+rm -rf "$out"
+"$AB" --out "$out" --label v6 -6 --tx gso-cmsg --rx gro -n 1 -l 1 --no-warmup --no-plots \
+	>"$tmp/v6.out" 2>"$tmp/v6.err"
+rc=$?
+dir=$(ls -d "$out"/*-v6 2>/dev/null | head -n1)
+if [ "$rc" -ne 0 ] || [ -z "$dir" ]; then
+	ktap_fail "IPv6 on the local pair (-6)" "exit $rc"
+	tail -n5 "$tmp/v6.err" | sed 's/^/# /'
+# shellcheck disable=SC2046 # sides_args: none or two words
+elif check_results "$dir" 2 2 1 --families 6 $(sides_args "$dir" ugab0,ugab1) &&
+     grep -q '^| gso-cmsg -> gro IPv6 |' "$dir/summary.md" &&
+     grep -q -- '-6 -D fd00:248::2 .* -S 1452' "$dir/raw/001.log"; then
+	ktap_ok "IPv6 on the local pair (-6): results, Udp6 counters, 1452-byte segments, counters by side"
+else
+	ktap_fail "IPv6 on the local pair (-6): results, Udp6 counters, 1452-byte segments, counters by side"
 fi
 
 # ---- the remote path over a real sshd in namespace p --------------------------------
