@@ -70,7 +70,8 @@ usage: $ug_prog [options]
   --reuseport N      rx: N SO_REUSEPORT sockets, a thread each (1..64, default 1)
   --channels N       N queues on both devices: ethtool -L rx N tx N, or combined N
                      where the device has combined channels (up to its maximum)
-  --flow-hash        ethtool -N rx-flow-hash udp4 sdfn on the receiving device
+  --flow-hash        ethtool -N rx-flow-hash udp4 (udp6 with IPv6) sdfn on the
+                     receiving device
   --irq-cpus LIST    IRQ affinity (smp_affinity_list) for NETIF's IRQs (online CPUs)
   --rps MASK         RPS mask on the receiving device's rx queues (online CPUs; 0 off)
   --xps MASK         XPS mask on the sending device's tx queues (online CPUs; 0 off)
@@ -596,17 +597,19 @@ if [ -n "$channels" ]; then
 	R ethtool -L "$dev_rx" $chan_rx </dev/null >/dev/null 2>&1 ||
 		notes+=("ethtool -L $dev_rx $chan_rx: refused by the device")
 fi
-if [ "$flowhash" = 1 ]; then
-	if ! R ethtool -N "$dev_rx" rx-flow-hash udp4 sdfn </dev/null >/dev/null 2>&1; then
-		notes+=("ethtool -N $dev_rx rx-flow-hash udp4 sdfn: not supported by the device")
+# (udp4, and udp6 for an IPv6 run)
+for f in $families; do
+	[ "$flowhash" = 1 ] || break
+	if ! R ethtool -N "$dev_rx" rx-flow-hash "udp$f" sdfn </dev/null >/dev/null 2>&1; then
+		notes+=("ethtool -N $dev_rx rx-flow-hash udp$f sdfn: not supported by the device")
 	else
 		# (virtio-net without RSS takes it and then lists no field)
-		fh_n=$(R ethtool -n "$dev_rx" rx-flow-hash udp4 </dev/null 2>/dev/null |
+		fh_n=$(R ethtool -n "$dev_rx" rx-flow-hash "udp$f" </dev/null 2>/dev/null |
 			grep -c -E 'IP SA|IP DA|L4 bytes [02] & [13]')
 		[ "$fh_n" = 4 ] ||
-			notes+=("ethtool -N $dev_rx rx-flow-hash udp4 sdfn: accepted, but ethtool -n lists ${fh_n:-0} of its 4 fields (no RSS on the device?)")
+			notes+=("ethtool -N $dev_rx rx-flow-hash udp$f sdfn: accepted, but ethtool -n lists ${fh_n:-0} of its 4 fields (no RSS on the device?)")
 	fi
-fi
+done
 set_queue_masks() {	# RUNNER DEV KIND(rx|tx) FILE MASK
 	local q out
 	out=$($1 sh -c 'for f in /sys/class/net/$1/queues/$2-*/$3; do echo "$4" >"$f" || exit 1; done' \
