@@ -119,25 +119,37 @@ skbc_reset() {
 	return 0
 }
 
+# skbc_read SIDE: that side's counters now ('name value' lines; nothing when
+# the side has none; with one kernel's module read once, the module's for
+# either side)
+skbc_read() {
+	if [ "$skbc_shared" = 1 ]; then
+		catf "$kmod_dir/counters"
+		return 0
+	fi
+	case "${skbc_src[$1]}" in
+	bpf) skbc_bpf_call "$1" counters ;;
+	kmod) if [ "$1" = tx ]; then
+		catf "$kmod_dir/counters"
+	      else
+		R cat "$kmod_dir/counters" </dev/null 2>/dev/null
+	      fi ;;
+	esac
+	return 0
+}
+
 # skbc_log: the raw log's sections of the counters after a slice
 skbc_log() {
 	local side
 	if [ "$skbc_shared" = 1 ]; then
-		echo "== kmod.after"; catf "$kmod_dir/counters"
+		echo "== kmod.after"; skbc_read tx
 		return 0
 	fi
 	for side in tx rx; do
-		case "${skbc_src[$side]}" in
-		bpf) echo "== kmod.after.$side"; skbc_bpf_call "$side" counters
-		     echo "== kmod.source.$side"; echo "bpf ${skbc_mode[$side]}" ;;
-		kmod) echo "== kmod.after.$side"
-		      if [ "$side" = tx ]; then
-			catf "$kmod_dir/counters"
-		      else
-			R cat "$kmod_dir/counters" </dev/null 2>/dev/null
-		      fi
-		      echo "== kmod.source.$side"; echo "kmod" ;;
-		esac
+		[ "${skbc_src[$side]}" != none ] || continue
+		echo "== kmod.after.$side"; skbc_read "$side"
+		echo "== kmod.source.$side"
+		if [ "${skbc_src[$side]}" = bpf ]; then echo "bpf ${skbc_mode[$side]}"; else echo kmod; fi
 	done
 	return 0
 }

@@ -331,6 +331,8 @@ for f in $families; do
 	)
 done
 size=${fam_size[${families%% *}]} gso_len=$((size * segs))
+# (the first family's under the mode's own name, as before --family)
+for m in $TX_MODES; do TXA[$m]=${TXA[$m/${families%% *}]}; done
 declare -A RXA=(
 	[plain]="--mode recv"
 	[recvmmsg]="--mode recvmmsg --batch 64"
@@ -376,6 +378,8 @@ else
 	ns_tx=$(ns_name tx) ns_rx=$(ns_name rx)
 	fam_local_pair_dst
 fi
+# the first family's peer address (fam_dst[4|6] per family)
+dst=${fam_dst[${families%% *}]}
 tmp=
 # L CMD...: on the sending side; R CMD...: on the receiving side
 L() { if [ -n "$ns_tx" ]; then ip netns exec "$ns_tx" "$@"; else "$@"; fi; }
