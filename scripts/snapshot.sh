@@ -8,8 +8,8 @@
 #   snapshot.sh check DEV FEATURE...   exit 1 naming the first FEATURE DEV
 #                                      does not list in `ethtool -k`
 #   snapshot.sh features DEV           its ethtool -k features, one a line
-#   snapshot.sh counters DEV           Udp/UdpLite MIB (Udp6 from snmp6), sysfs, ethtool -S, per-queue
-#                                      qstats (netlink) and the device's IRQ counts
+#   snapshot.sh counters DEV           Udp/UdpLite MIB (Udp6 from snmp6), sysfs, ethtool -S,
+#                                      per-queue qstats (netlink) and the device's IRQ counts
 #   snapshot.sh agent                  answer requests on stdin (see do_agent)
 #
 # What is recorded: net.core.{r,w}mem_{max,default}; the network namespaces
