@@ -8,8 +8,8 @@
 #   snapshot.sh check DEV FEATURE...   exit 1 naming the first FEATURE DEV
 #                                      does not list in `ethtool -k`
 #   snapshot.sh features DEV           its ethtool -k features, one a line
-#   snapshot.sh counters DEV           Udp/UdpLite MIB, sysfs, ethtool -S, per-queue
-#                                      qstats (netlink) and the device's IRQ counts
+#   snapshot.sh counters DEV           Udp/UdpLite MIB (Udp6 from snmp6), sysfs, ethtool -S,
+#                                      per-queue qstats (netlink) and the device's IRQ counts
 #   snapshot.sh agent                  answer requests on stdin (see do_agent)
 #
 # What is recorded: net.core.{r,w}mem_{max,default}; the network namespaces
@@ -238,7 +238,8 @@ do_check() {
 }
 
 # counters DEV: what an A/B run reads around each measurement: the Udp and
-# UdpLite lines of /proc/net/snmp (what nstat shows), the device's
+# UdpLite lines of /proc/net/snmp (what nstat shows), their IPv6 twins from
+# /proc/net/snmp6, the device's
 # statistics from sysfs and its ethtool -S counters
 # (shell builtins but for one ethtool: it runs around every measurement)
 do_counters() {
@@ -246,6 +247,10 @@ do_counters() {
 	while read -r l; do
 		case "$l" in Udp:* | UdpLite:*) echo "$l" ;; esac
 	done </proc/net/snmp
+	# IPv6's Udp6 and UdpLite6 counters, one "NAME VALUE" a line
+	while read -r l; do
+		case "$l" in Udp6* | UdpLite6*) echo "$l" ;; esac
+	done </proc/net/snmp6 2>/dev/null
 	for f in rx_packets tx_packets rx_bytes tx_bytes rx_dropped tx_dropped rx_errors tx_errors; do
 		v=0
 		read -r v <"/sys/class/net/$1/statistics/$f" 2>/dev/null

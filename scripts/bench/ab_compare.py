@@ -115,7 +115,10 @@ def group(res):
     order the configurations first appear."""
     out = {}
     for r in res["runs"]:
-        g = out.setdefault(tuple(r[k] for k in KEY_FIELDS), {"ok": [], "bad": {}})
+        # an IPv6 configuration (udpgso_ab.sh --family) is a pair of its own
+        key = tuple(r[k] + (" IPv6" if k == "rx_mode" and r.get("family") == 6 else "")
+                    for k in KEY_FIELDS)
+        g = out.setdefault(key, {"ok": [], "bad": {}})
         st = r.get("status", "ok")
         if st == "ok":
             g["ok"].append(r)
@@ -432,6 +435,9 @@ def matrix_args(path):
         v = res.get(key)
         if isinstance(v, int) and not isinstance(v, bool):
             a += [opt, str(v)]
+    fams = res.get("families") or [4]
+    if fams != [4]:
+        a += ["--family", "both" if len(fams) > 1 else str(fams[0])]
     # a run that repeated until an interval target (issue 17's --ci): the
     # same target and cap; reps above is then its minimum
     iv = res.get("interval")

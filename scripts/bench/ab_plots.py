@@ -5,11 +5,13 @@ Agg backend; the caller has checked that it imports):
   plots/ab_ratio.png         A/B per pair with its interval, both metrics"""
 import os
 
+from ab_rawlog import pair_name
+
 
 def _pairs(items):
     out = []
     for c in items:
-        p = "%s\n-> %s" % (c["tx_mode"], c["rx_mode"])
+        p = pair_name(c, "\n-> ")
         if p not in out:
             out.append(p)
     return out
@@ -28,7 +30,7 @@ def throughput_cost(plt, d, configs, settings, label):
                 v = c.get(field)
                 if c["setting"] != s or not v:
                     continue
-                p = "%s\n-> %s" % (c["tx_mode"], c["rx_mode"])
+                p = pair_name(c, "\n-> ")
                 xs.append(pairs.index(p) + (si - (len(settings) - 1) / 2.0) * w)
                 ys.append(v["median"])
                 lo.append(v["median"] - v["min"])

@@ -8,6 +8,8 @@ a summary.md table and a plot.  Used by ab_report.py."""
 import os
 import re
 
+from ab_rawlog import pair_name
+
 QUEUE_RE = re.compile(r"^(rx|tx)_queue_(\d+)_(packets|bytes)$")
 # a queue "carries traffic" when it has at least this share of the packets
 CARRY_SHARE = 0.05
@@ -73,7 +75,7 @@ def summarize(runs):
         w = r.get("where")
         if r.get("status") != "ok" or not w:
             continue
-        k = (r["tx_mode"], r["rx_mode"], r["setting"])
+        k = (r["tx_mode"], r["rx_mode"], r["setting"], int(r.get("family") or 4))
         if k not in by:
             keys.append(k)
             by[k] = {"runs": 0, "rxq": [], "rxq_bytes": [], "txq": [], "txq_bytes": [],
@@ -93,7 +95,8 @@ def summarize(runs):
                 _add(e["per_cpu"], i["per_cpu"])
     for k in keys:
         a = by[k]
-        c = {"tx_mode": k[0], "rx_mode": k[1], "setting": k[2], "runs": a["runs"]}
+        c = {"tx_mode": k[0], "rx_mode": k[1], "setting": k[2], "family": k[3],
+             "runs": a["runs"]}
         for n in ("rxq", "txq"):
             tot = sum(a[n])
             c[n + "_packets"] = a[n]
@@ -135,8 +138,8 @@ def summary_lines(qsum, conf):
              "tx queues (packets, share) | tx queues carrying |")
     L.append("|---|---|---|---|---|---|---|")
     for c in qsum:
-        L.append("| %s -> %s | %s | %d | %s | %d of %d | %s | %d of %d |" % (
-            c["tx_mode"], c["rx_mode"], c["setting"], c["runs"],
+        L.append("| %s | %s | %d | %s | %d of %d | %s | %d of %d |" % (
+            pair_name(c), c["setting"], c["runs"],
             _fmt_q(c["rxq_packets"], c["rxq_share"]), c["rxq_carrying"], len(c["rxq_packets"]),
             _fmt_q(c["txq_packets"], c["txq_share"]), c["txq_carrying"], len(c["txq_packets"])))
     L.append("")
@@ -146,8 +149,8 @@ def summary_lines(qsum, conf):
         for i in c["irqs"]:
             if not i["total"]:
                 continue
-            L.append("| %s -> %s | %s | %d | %s | %s | %s | %d |" % (
-                c["tx_mode"], c["rx_mode"], c["setting"], i["irq"], i["name"], i["side"],
+            L.append("| %s | %s | %d | %s | %s | %s | %d |" % (
+                pair_name(c), c["setting"], i["irq"], i["name"], i["side"],
                 " ".join("cpu%d:%d" % (n, v) for n, v in enumerate(i["per_cpu"])), i["total"]))
     L.append("")
     return L
@@ -163,7 +166,7 @@ def plot(d, qsum, title):
         import matplotlib.pyplot as plt
     except ImportError:
         return []
-    names = ["%s->%s %s" % (c["tx_mode"], c["rx_mode"], c["setting"]) for c in qsum]
+    names = ["%s %s" % (pair_name(c, "->"), c["setting"]) for c in qsum]
     fig, (a1, a2) = plt.subplots(1, 2, figsize=(12, 0.5 * len(names) + 2.5))
     nq = max(len(c["rxq_packets"]) for c in qsum)
     left = [0.0] * len(qsum)

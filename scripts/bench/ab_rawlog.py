@@ -61,7 +61,8 @@ def load_json(text):
 
 
 def parse_counters(text):
-    """snapshot.sh counters: /proc/net/snmp pairs, sysfs and ethtool lines."""
+    """snapshot.sh counters: /proc/net/snmp pairs (snmp6: name value lines),
+    sysfs and ethtool lines."""
     mib, sysfs, eth = {}, {}, {}
     names = {}
     for line in text.splitlines():
@@ -75,6 +76,8 @@ def parse_counters(text):
             else:
                 for n, v in zip(names.pop(proto), parts[1:]):
                     mib[proto + n] = int(v)
+        elif parts[0].startswith(("Udp6", "UdpLite6")) and len(parts) == 2:
+            mib[parts[0]] = int(parts[1])	# /proc/net/snmp6
         elif parts[0] == "sysfs" and len(parts) == 3:
             sysfs[parts[1]] = int(parts[2])
         elif parts[0] == "ethtool" and len(parts) == 3:
@@ -119,3 +122,38 @@ def stat_delta(s0, s1, hz):
 def last_line(text):
     lines = [x for x in text.splitlines() if x.strip()]
     return lines[-1] if lines else ""
+
+
+def pair_key(x):
+    """A tx/rx pair's key: its modes and address family (4 when a log or
+    result predates --family)."""
+    return (x["tx_mode"], x["rx_mode"], int(x.get("family") or 4))
+
+
+def pair_name(x, sep=" -> "):
+    """'TX -> RX', and the family when it is IPv6."""
+    fam = int(x.get("family") or 4)
+    return "%s%s%s%s" % (x["tx_mode"], sep, x["rx_mode"], "" if fam == 4 else " IPv6")
+
+
+def parse_skbc(sec):
+    """The per-skb counters of a run log: {"kmod": ..., "kmod_source": ...}
+    from the unsided 'kmod.after' (one kernel, read once), and per side
+    'kmod.after.tx' / 'kmod.after.rx' with their 'kmod.source.SIDE' (the
+    sending and the receiving host); None where a section is absent."""
+    out = {}
+    for sfx in ("", ".tx", ".rx"):
+        key = "kmod" + sfx.replace(".", "_")
+        if "kmod.after" + sfx not in sec:
+            out[key] = out[key.replace("kmod", "kmod_source")] = None
+            continue
+        vals = {}
+        for line in sec["kmod.after" + sfx].splitlines():
+            p = line.split()
+            if len(p) == 2 and p[1].isdigit():
+                vals[p[0]] = int(p[1])
+        out[key] = vals
+        # who counted: the module, or its BPF twin (udpgso_stats, its mode)
+        out[key.replace("kmod", "kmod_source")] = (
+            sec.get("kmod.source" + sfx, "").strip() or "kmod")
+    return out

@@ -24,8 +24,8 @@ import ab_plots
 import ab_queues
 import ab_stats
 import ab_summary
-from ab_rawlog import (delta, kv, last_line, load_json, parse_counters,
-                       parse_log, parse_perf, read_conf, stat_delta)
+from ab_rawlog import (delta, kv, last_line, load_json, pair_key, pair_name,
+                       parse_counters, parse_skbc, parse_log, parse_perf, read_conf, stat_delta)
 
 MIB = float(1 << 20)
 GIB = float(1 << 30)
@@ -40,6 +40,7 @@ def one_run(path, conf):
     r = {
         "index": int(meta["idx"]), "config": int(meta["config"]),
         "tx_mode": meta["tx_mode"], "rx_mode": meta["rx_mode"],
+        "family": int(meta.get("family", "4")),
         "setting": meta["setting"], "rep": int(meta["rep"]),
         "proto": meta["proto"], "size": int(meta["size"]), "segs": int(meta["segs"]),
         "rc_tx": int(meta["rc_tx"]), "rc_rx": int(meta["rc_rx"]),
@@ -133,14 +134,8 @@ def one_run(path, conf):
                               if any(k.endswith(x) for x in MIB_KEYS)}
         c["dev_" + side] = delta(s0, s1, True)
         c["ethtool_" + side] = delta(e0, e1)
-    kmod = {}
-    for line in sec.get("kmod.after", "").splitlines():
-        p = line.split()
-        if len(p) == 2 and p[1].isdigit():
-            kmod[p[0]] = int(p[1])
-    c["kmod"] = kmod if "kmod.after" in sec else None
-    # who counted: the module, or its BPF twin (udpgso_stats, with its mode)
-    c["kmod_source"] = (sec.get("kmod.source", "").strip() or "kmod") if c["kmod"] is not None else None
+    # the per-skb counters: kmod (one kernel, read once), kmod_tx, kmod_rx
+    c.update(parse_skbc(sec))
     r["counters"] = c
     # per-queue and per-IRQ deltas (devices with queue stats or IRQs)
     r["where"] = ab_queues.run_deltas(sec)
@@ -158,22 +153,25 @@ def check(r, tx, rx):
         r["loss_pct"] = 100.0 * lost / tx["datagrams"] if tx["datagrams"] else 0.0
         if lost < 0:
             bad.append("rx counted %d datagrams more than tx sent" % -lost)
-        ind = c["nstat_rx"].get("UdpInDatagrams", 0)
-        outd = c["nstat_tx"].get("UdpOutDatagrams", 0)
+        u = "Udp6" if r.get("family") == 6 else "Udp"	# the family's MIB
+        ind = c["nstat_rx"].get(u + "InDatagrams", 0)
+        outd = c["nstat_tx"].get(u + "OutDatagrams", 0)
         if rx["datagrams"] and ind == 0:
-            bad.append("rx read %d datagrams but UdpInDatagrams did not move" % rx["datagrams"])
+            bad.append("rx read %d datagrams but %sInDatagrams did not move" % (rx["datagrams"], u))
         if ind > tx["datagrams"]:
-            bad.append("UdpInDatagrams +%d exceeds the %d datagrams tx sent" %
-                       (ind, tx["datagrams"]))
+            bad.append("%sInDatagrams +%d exceeds the %d datagrams tx sent" %
+                       (u, ind, tx["datagrams"]))
         if tx["datagrams"] and outd == 0:
-            bad.append("tx sent %d datagrams but UdpOutDatagrams did not move" % tx["datagrams"])
+            bad.append("tx sent %d datagrams but %sOutDatagrams did not move" %
+                       (tx["datagrams"], u))
         if outd > tx["datagrams"]:
-            bad.append("UdpOutDatagrams +%d exceeds the %d datagrams tx counted" %
-                       (outd, tx["datagrams"]))
+            bad.append("%sOutDatagrams +%d exceeds the %d datagrams tx counted" %
+                       (u, outd, tx["datagrams"]))
         # (InErrors counts the RcvbufErrors drops too)
-        drops = (max(c["nstat_rx"].get("UdpRcvbufErrors", 0), c["nstat_rx"].get("UdpInErrors", 0))
-                 + c["nstat_rx"].get("UdpNoPorts", 0)
-                 + c["nstat_tx"].get("UdpSndbufErrors", 0)
+        drops = (max(c["nstat_rx"].get(u + "RcvbufErrors", 0),
+                     c["nstat_rx"].get(u + "InErrors", 0))
+                 + c["nstat_rx"].get(u + "NoPorts", 0)
+                 + c["nstat_tx"].get(u + "SndbufErrors", 0)
                  + c["dev_tx"].get("tx_dropped", 0) + c["dev_rx"].get("rx_dropped", 0)
                  + sum(v for k, v in c["ethtool_tx"].items() if "drop" in k)
                  + sum(v for k, v in c["ethtool_rx"].items() if "drop" in k))
@@ -189,10 +187,17 @@ def check(r, tx, rx):
         r["loss_pct"] = 0.0
         if tx["bytes"] != rx["bytes"]:
             bad.append("TCP: tx wrote %d bytes, rx read %d" % (tx["bytes"], rx["bytes"]))
-    k = c.get("kmod")
+    # the sender's counters for what it sent, the receiver's for what it read
+    side = "_tx" if c.get("kmod_tx") is not None else ""
+    k = c.get("kmod" + side)
     if k and r["tx_gso_active"] and r["tx_mode"] != "tcp" and not k.get("tx_gso_udp_l4_skbs"):
-        bad.append("tx used UDP GSO but the %s counted no tx_gso_udp_l4_skbs" %
-                   (c.get("kmod_source") or "kmod").split()[0])
+        bad.append("tx used UDP GSO but the %s%s counted no tx_gso_udp_l4_skbs" % (
+            "sender's " if side else "", (c.get("kmod_source" + side) or "kmod").split()[0]))
+    k = c.get("kmod_rx")
+    if k is not None and rx["datagrams"] and not k.get("rx_skbs"):
+        bad.append("rx read %d datagrams but the receiver's %s counted no rx_skbs (%s)" % (
+            rx["datagrams"], (c.get("kmod_source_rx") or "kmod").split()[0],
+            c.get("kmod_source_rx") or "kmod"))
 
 
 def spread(vals):
@@ -244,16 +249,16 @@ def aggregate(runs, settings, opts):
     configs, ab = [], []
     keys = []
     for r in runs:
-        k = (r["tx_mode"], r["rx_mode"])
+        k = pair_key(r)
         if k not in keys:
             keys.append(k)
     for k in keys:
         per = {}
         for s in settings:
-            rs = [r for r in runs if (r["tx_mode"], r["rx_mode"]) == k and r["setting"] == s]
+            rs = [r for r in runs if pair_key(r) == k and r["setting"] == s]
             ok = [r for r in rs if r["status"] == "ok"]
             cfg = {"config": rs[0]["config"] if rs else None, "tx_mode": k[0], "rx_mode": k[1],
-                   "setting": s, "runs": len(rs), "ok": len(ok),
+                   "family": k[2], "setting": s, "runs": len(rs), "ok": len(ok),
                    "skipped": sum(1 for r in rs if r["status"] == "skip"),
                    "failed": sum(1 for r in rs if r["status"] == "fail"),
                    "features": rs[0]["features"] if rs else {}}
@@ -272,7 +277,7 @@ def aggregate(runs, settings, opts):
             a = {r["rep"]: r for r in per["A"]}
             b = {r["rep"]: r for r in per["B"]}
             reps = sorted(set(a) & set(b))
-            ent = {"tx_mode": k[0], "rx_mode": k[1], "pairs": len(reps)}
+            ent = {"tx_mode": k[0], "rx_mode": k[1], "family": k[2], "pairs": len(reps)}
             for f in ("rx_MBps", "cost_per_GiB"):
                 ratios = [a[i][f] / b[i][f] for i in reps
                           if a[i].get(f) and b[i].get(f)]
@@ -304,7 +309,7 @@ def plots(d, configs, settings, specs, label, cost_label):
     os.makedirs(os.path.join(d, "plots"), exist_ok=True)
     pairs = []
     for c in configs:
-        p = "%s\n-> %s" % (c["tx_mode"], c["rx_mode"])
+        p = pair_name(c, "\n-> ")
         if p not in pairs:
             pairs.append(p)
     made = []
@@ -321,7 +326,7 @@ def plots(d, configs, settings, specs, label, cost_label):
             for c in configs:
                 if c["setting"] != s or not c[field]:
                     continue
-                p = "%s\n-> %s" % (c["tx_mode"], c["rx_mode"])
+                p = pair_name(c, "\n-> ")
                 v = c[field]
                 xs.append(pairs.index(p) + (si - (len(settings) - 1) / 2.0) * w)
                 ys.append(v["median"])
@@ -347,14 +352,15 @@ OUT_OF_REACH = "out_of_reach"	# in the results directory: "TX RX NEEDED SD_PCT" 
 
 
 def read_out_of_reach(d):
-    """{(tx, rx): (pairs needed, sd %)} of the pairs the out-of-reach rule stopped"""
+    """{(tx, rx, family): (pairs needed, sd %)} of the pairs the out-of-reach rule
+    stopped (lines 'TX RX NEEDED SD [FAMILY]')"""
     out = {}
     try:
         with open(os.path.join(d, OUT_OF_REACH)) as f:
             for line in f:
                 w = line.split()
-                if len(w) == 4:
-                    out[(w[0], w[1])] = (int(w[2]), float(w[3]))
+                if len(w) in (4, 5):
+                    out[(w[0], w[1], int(w[4]) if len(w) == 5 else 4)] = (int(w[2]), float(w[3]))
     except FileNotFoundError:
         pass
     return out
@@ -363,7 +369,7 @@ def read_out_of_reach(d):
 def mark_out_of_reach(ab, oor):
     """the stopped_by of the pairs the out-of-reach rule stopped"""
     for a in ab:
-        k = (a["tx_mode"], a["rx_mode"])
+        k = pair_key(a)
         if k in oor and not a.get("target_reached"):
             a["stopped_by"] = "out of reach: ~%d pairs needed at sd %.1f%%" % oor[k]
 
@@ -385,7 +391,7 @@ def pending(d, conf, elapsed=None):
     _, ab = aggregate(runs, settings, opts)
     oor = read_out_of_reach(d)
     todo = [a for a in ab if a["stopped_by"] not in ("target", "max-reps")
-            and (a["tx_mode"], a["rx_mode"]) not in oor]
+            and pair_key(a) not in oor]
     if elapsed and conf.get("budget") and todo:
         slices = len(runs) + len(glob.glob(os.path.join(d, "raw", "warmup", "*.log")))
         per_pair = 2.0 * elapsed / max(slices, 1)
@@ -394,7 +400,7 @@ def pending(d, conf, elapsed=None):
         for a in todo:
             iv = a["ci"][opts["metric"]]
             if iv["n"] >= ab_stats.REACH_MIN_PAIRS and iv.get("sd_log") is not None:
-                short[(a["tx_mode"], a["rx_mode"])] = (iv["n"], ab_stats.pairs_needed(
+                short[pair_key(a)] = (iv["n"], ab_stats.pairs_needed(
                     iv["sd_log"], opts["level"], opts["width"]), iv["sd_log"])
             else:
                 young += 1	# too few pairs to judge: a round each comes first
@@ -403,10 +409,11 @@ def pending(d, conf, elapsed=None):
         if out:
             with open(os.path.join(d, OUT_OF_REACH), "a") as f:
                 for k in out:
-                    f.write("%s %s %d %.2f\n" % (k[0], k[1], short[k][1], 100 * short[k][2]))
-            todo = [a for a in todo if (a["tx_mode"], a["rx_mode"]) not in out]
+                    f.write("%s %s %d %.2f %d\n" % (k[0], k[1], short[k][1],
+                                                     100 * short[k][2], k[2]))
+            todo = [a for a in todo if pair_key(a) not in out]
     for a in todo:
-        print(a["tx_mode"], a["rx_mode"])
+        print(*pair_key(a))
 
 
 def warmup_runs(d, conf):
@@ -536,6 +543,8 @@ def run_doc(conf, settings, command, cost_label):
         "dev_tx": conf["dev_tx"], "dev_rx": conf["dev_rx"],
         "settings": {s: conf.get("spec_" + s, "") for s in settings},
         "reps": int(conf["reps"]), "secs": int(conf["secs"]), "size": int(conf["size"]),
+        "families": [int(f) for f in (conf.get("families") or "4").split()],
+        "size_v6": int(conf["size_v6"]) if conf.get("size_v6") else None,
         "segs": int(conf["segs"]),
         "counters_source": conf.get("counters_source") or None,
         "cost_unit": conf.get("cost_unit", "cpu_s"), "cost_label": cost_label,
@@ -664,10 +673,12 @@ def write_summary(d, res):
             if rt["a_pct"] != 100 else "",
             ", ".join("%s %.1f MB/s" % (k.replace("/", " -> "), v / MIB)
                       for k, v in sorted(rt["per_pair_Bps"].items()))))
+    if res.get("families", [4]) != [4]:
+        L.append("Address families: %s." % ", ".join("IPv%d (datagrams of %s bytes)" % (
+            f, res["size"] if f == 4 else res.get("size_v6") or res["size"]) for f in res["families"]))
     if res.get("counters_source"):
-        L.append("Per-skb counters (raw/*.log `kmod.after`): %s." % {
-            "kmod": "the module (kmod/)", "bpf": "BPF (udpgso_stats, bpf/)",
-            "none": "none read"}.get(res["counters_source"], res["counters_source"]))
+        L.append("Per-skb counters (raw/*.log `kmod.after`, by side `kmod.after.tx|rx`): %s." %
+                 ab_summary.counters_source(res["counters_source"]))
     t = res["timing"]
     L.append("Wall time %.1f s, of which %.1f s measured; overhead %.1f s (%.1f%%)." % (
         t["wall_s"], t["measured_s"], t["overhead_s"], 100 * (t["overhead_fraction"] or 0)))
@@ -716,9 +727,9 @@ def write_summary(d, res):
             flags.append("rate not held: %.0f%% of the paced rate arrived" % (100 * got["median"]))
         shares = "/".join("%.0f" % (100 * c[k]["median"]) if c[k] else "-"
                           for k in ("tx_cpu_share", "rx_cpu_share"))
-        L.append("| %s -> %s | %s | %d/%d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s "
+        L.append("| %s | %s | %d/%d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s "
                  "| %s | %s |" % (
-            c["tx_mode"], c["rx_mode"], c["setting"], c["ok"], c["runs"],
+            pair_name(c), c["setting"], c["ok"], c["runs"],
             fmt_spread(c["rx_MBps"]), fmt_spread(c["rx_Mpps"], "%.3f"),
             fmt_spread(c["rx_datagrams_per_read"], "%.1f"),
             fmt_spread(c["cost_per_GiB"], "%.2f"), fmt_spread(c["cost_per_Mdgram"], "%.2f"),
@@ -736,11 +747,12 @@ def write_summary(d, res):
         L.append("| tx -> rx | pairs | MB/s A/B | cost/GiB A/B |")
         L.append("|---|---|---|---|")
         for a in res["ab"]:
-            L.append("| %s -> %s | %d | %s | %s |" % (
-                a["tx_mode"], a["rx_mode"], a["pairs"],
+            L.append("| %s | %d | %s | %s |" % (
+                pair_name(a), a["pairs"],
                 fmt_spread(a["rx_MBps_ratio"], "%.2f"), fmt_spread(a["cost_per_GiB_ratio"], "%.2f")))
     L.append("")
     L.extend(ab_summary.ci_table(res))
+    L.extend(ab_summary.skbc_table(res))
     if res.get("queues"):
         L.append("")
         L.extend(ab_queues.summary_lines(res["queues"], res["queue_conf"]))

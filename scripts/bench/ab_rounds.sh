@@ -14,7 +14,7 @@
 # that can reach it.
 # shellcheck shell=bash
 
-declare -a RUN_TX RUN_RX RUN_SET RUN_REP RUN_CFG RUN_DIR RUN_PI
+declare -a RUN_TX RUN_RX RUN_SET RUN_REP RUN_CFG RUN_DIR RUN_PI RUN_FAM
 declare -A pair_rate
 n_runs=0 n_meas=0 meas_i=0 run_i=0
 failed=0 cur_set="" cur_pace=none stop_why=
@@ -22,12 +22,13 @@ failed=0 cur_set="" cur_pace=none stop_why=
 fmt_t() { printf -v "$1" '%d:%02d' $(($2 / 60)) $(($2 % 60)); }
 
 plan() {	# PI SET REP DIR
-	local tx rx si=0
-	read -r tx rx <<<"${pairs[$1]}"
+	local tx rx fam si=0
+	read -r tx rx fam <<<"${pairs[$1]}"
 	[ "$2" = B ] && si=1
 	n_runs=$((n_runs + 1))
 	RUN_TX[n_runs]=$tx RUN_RX[n_runs]=$rx RUN_SET[n_runs]=$2 RUN_REP[n_runs]=$3
 	RUN_CFG[n_runs]=$(($1 * ${#settings[@]} + si + 1)) RUN_DIR[n_runs]=$4 RUN_PI[n_runs]=$1
+	RUN_FAM[n_runs]=${fam:-4}
 	[ -n "$4" ] || n_meas=$((n_meas + 1))
 }
 
@@ -50,6 +51,7 @@ pace_for() {
 	local n=$1 key want
 	if [ -z "$rate" ]; then return 0; fi
 	key=${RUN_TX[n]}/${RUN_RX[n]}
+	[ "${RUN_FAM[n]}" = 4 ] || key+=/v${RUN_FAM[n]}
 	if [ -n "$rate_pct" ] && [ -n "${RUN_DIR[n]}" ]; then
 		want=none	# warm-up slices measure the capacity
 	else
@@ -104,9 +106,9 @@ run_planned() {
 			left_s="budget left $left_s"
 		fi
 		fmt_t el_s "$el"
-		printf '%s: config %d/%d %s  %-12s -> %-8s %s rep %d/%s  elapsed %s  %s\n' \
+		printf '%s: config %d/%d %s  %-12s -> %-8s v%s %s rep %d/%s  elapsed %s  %s\n' \
 			"$ug_prog" "${RUN_CFG[run_i]}" "$n_configs" "$what" "${RUN_TX[run_i]}" \
-			"${RUN_RX[run_i]}" "$set" "${RUN_REP[run_i]}" \
+			"${RUN_RX[run_i]}" "${RUN_FAM[run_i]}" "$set" "${RUN_REP[run_i]}" \
 			"$([ "$ci" = off ] && echo "$reps" || echo "<=$max_reps")" "$el_s" "$left_s" >&2
 		run_one "$run_i" "${RUN_CFG[run_i]}" "${RUN_TX[run_i]}" "${RUN_RX[run_i]}" "$set" \
 			"${RUN_REP[run_i]}" || failed=$((failed + 1))
@@ -118,13 +120,13 @@ run_planned() {
 # rule, against the budget); 1 when the report failed (never taken for
 # "none left")
 pending_pairs() {
-	local out tx rx pi
+	local out tx rx fam pi
 	out=$("$py_stats" "$AB_DIR/ab_report.py" "$resdir" --pending --elapsed "$1") || return 1
 	# (the loop's own status is its last comparison's: not the function's)
-	while read -r tx rx; do
+	while read -r tx rx fam; do
 		[ -n "$tx" ] || continue
 		for pi in "${!pairs[@]}"; do
-			if [ "${pairs[$pi]}" = "$tx $rx" ]; then echo "$pi"; fi
+			if [ "${pairs[$pi]}" = "$tx $rx ${fam:-4}" ]; then echo "$pi"; fi
 		done
 	done <<<"$out"
 	return 0

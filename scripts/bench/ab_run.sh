@@ -42,35 +42,6 @@ agent_recv() {	# SIDE: one answer
 	return 1
 }
 
-# the module's BPF twin when the module is not loaded: one `udpgso_stats
-# serve` for the whole matrix, asked like an agent (reset, counters)
-bpf_start() {
-	local st=$UDPGSO_BIN/udpgso_stats line
-	bpf_why="no $st (make -C bpf)"
-	[ -x "$st" ] || return 1
-	mkfifo "$tmp/bpf.in" "$tmp/bpf.out" || return 1
-	"$st" serve <"$tmp/bpf.in" >"$tmp/bpf.out" 2>"$tmp/bpf.err" &
-	exec {bpf_in}>"$tmp/bpf.in" {bpf_out}<"$tmp/bpf.out"
-	if read -r -t 30 -u "$bpf_out" line && [ "${line%% *}" = ready ]; then
-		bpf_mode=${line#ready }
-		return 0
-	fi
-	bpf_why="udpgso_stats: $(head -1 "$tmp/bpf.err")"
-	exec {bpf_in}>&- {bpf_out}<&-
-	return 1
-}
-
-# bpf_call REQUEST: the answer on stdout (without its final '.')
-bpf_call() {
-	local line
-	printf '%s\n' "$1" 2>/dev/null >&"$bpf_in" || return 1
-	while IFS= read -r -t 10 -u "$bpf_out" line; do
-		[ "$line" = . ] && return 0
-		printf '%s\n' "$line"
-	done
-	return 1
-}
-
 # counters_both TXFILE RXFILE: both sides at once (both requests go out
 # before either answer is read), through the agents, else the slow way
 counters_both() {
@@ -225,10 +196,10 @@ perf_launch() {
 # so that it is bound by the time its run begins; it waits up to 30 s for
 # its first datagram and stops on SIGINT once it has read everything.
 rx_launch() {
-	local n=$1 rxm=${RUN_RX[$1]} pin_rx="" rcvbuf=""
+	local n=$1 rxm=${RUN_RX[$1]} pin_rx="" rcvbuf="" fam=${RUN_FAM[$1]:-4}
 	[ -n "$rx_cpu" ] && pin_rx="--cpu $rx_cpu"
 	[ -n "$rmem" ] && [ "$rxm" != tcp ] && rcvbuf="--rcvbuf $rmem"
-	rx_cmd[$n]="$RXR -4 -p $((port_base + n % 100)) --json -C 30000 -R $idle_ms ${RXA[$rxm]}"
+	rx_cmd[$n]="$RXR -$fam -p $((port_base + n % 100)) --json -C 30000 -R $idle_ms ${RXA[$rxm]}"
 	rx_cmd[$n]+=" $pin_rx $rcvbuf"
 	# fixed rate: CPU cost is the headline, so the receiver blocks in poll()
 	# as an application would (its default 20 us naps would bill their own
@@ -249,22 +220,23 @@ rx_launch() {
 run_one() {	# IDX CONFIG TXMODE RXMODE SETTING REP
 	local idx=$1 cfg=$2 txm=$3 rxm=$4 set=$5 rep=$6
 	local port=$((port_base + idx % 100)) proto=-u pname=udp log rxpid txpid rc_tx rc_rx=0
-	local s0 s1 t0 t1 txa ok=1 pin_tx="" rxcmd
+	local s0 s1 t0 t1 txa ok=1 pin_tx="" rxcmd fam=${RUN_FAM[$1]:-4}
+	# this family's datagram size (IPv6: at most 1452 in 1500 bytes)
+	local size=${fam_size[$fam]:-$size}
 	local ta=$EPOCHREALTIME tb tc td perfpid="" pc pa ack i l
 	# warm-up slices go to raw/warmup/ (RUN_DIR), never counted
 	printf -v log '%s/raw/%s%03d.log' "$resdir" "${RUN_DIR[idx]:-}" "$idx"
 	[ "$txm" = tcp ] && proto=-t pname=tcp
-	txa=${TXA[$txm]}
+	txa=${TXA[$txm/$fam]}
 	[ -n "$tx_cpu" ] && pin_tx="-C $tx_cpu"
-	local txcmd="$TX -4 -D $dst -p $port -l $secs --json $txa $pin_tx"
+	local txcmd="$TX -$fam -D ${fam_dst[$fam]} -p $port -l $secs --json $txa $pin_tx"
 	[ "$tx_threads" = 1 ] || txcmd+=" --threads $tx_threads"
 	[ "$tx_sockets" = 1 ] || txcmd+=" --sockets $tx_sockets"
 	if [ "$use_perf" = 1 ]; then
 		[ -n "${perf_pid[$idx]:-}" ] || perf_launch "$idx"
 		perfpid=${perf_pid[$idx]}
 	fi
-	[ "$kmod" = 1 ] && { echo 1 >"$kmod_dir/reset"; } 2>/dev/null
-	[ "$bpf" = 1 ] && bpf_call reset >/dev/null
+	skbc_reset
 	if [ -z "${rx_pid[$idx]:-}" ] || ! kill -0 "${rx_pid[$idx]}" 2>/dev/null; then
 		rx_launch "$idx"
 	fi
@@ -315,8 +287,8 @@ run_one() {	# IDX CONFIG TXMODE RXMODE SETTING REP
 	else
 		# over ssh: a short grace, then SIGINT to this run's receiver
 		nap 0.2
-		agent_call rx "pkill-int ^$RXR -4 -p $port " >/dev/null ||
-			R pkill -INT -f "^$RXR -4 -p $port " </dev/null >/dev/null 2>&1
+		agent_call rx "pkill-int ^$RXR -$fam -p $port " >/dev/null ||
+			R pkill -INT -f "^$RXR -$fam -p $port " </dev/null >/dev/null 2>&1
 	fi
 	wait "$rxpid"
 	rc_rx=$?
@@ -328,7 +300,7 @@ run_one() {	# IDX CONFIG TXMODE RXMODE SETTING REP
 		echo "# run $idx config $cfg tx $txm rx $rxm setting $set rep $rep"
 		echo "run idx=$idx config=$cfg tx_mode=$txm rx_mode=$rxm setting=$set rep=$rep" \
 			"port=$port size=$size segs=$segs proto=$pname" \
-			"rc_tx=$rc_tx rc_rx=$rc_rx rx_bound=$ok t0=$t0 t1=$t1"
+			"rc_tx=$rc_tx rc_rx=$rc_rx rx_bound=$ok t0=$t0 t1=$t1 family=$fam"
 		# when each phase ended: rx started and counters read, rx bound
 		# (= t0), tx done (= t1), rx done, counters read after
 		echo "times start=$ta counters0=$tb bound=$t0 tx_done=$t1 rx_done=$tc end=$td"
@@ -353,12 +325,8 @@ run_one() {	# IDX CONFIG TXMODE RXMODE SETTING REP
 		echo "== counters.after.tx"; catf "$tmp/c1.tx"
 		echo "== counters.before.rx"; catf "$tmp/c0.rx"
 		echo "== counters.after.rx"; catf "$tmp/c1.rx"
-		if [ "$kmod" = 1 ]; then echo "== kmod.after"; catf "$kmod_dir/counters"; fi
-		# the same section from the BPF twin, and where it came from
-		if [ "$bpf" = 1 ]; then
-			echo "== kmod.after"; bpf_call counters
-			echo "== kmod.source"; echo "bpf $bpf_mode"
-		fi
+		# the per-skb counters of each side, and where they came from
+		skbc_log
 	} >"$log" 2>/dev/null
 	rm -f "$tmp/perf.$idx" "$tmp/perf.err.$idx" "$tmp/pctl.$idx" "$tmp/pack.$idx" \
 		"$tmp/rx.$idx.json" "$tmp/rx.$idx.err"

@@ -2,6 +2,7 @@
 """udpgso-lab: the parts of summary.md that read the A/B intervals: the
 headline a person can act on (first in the file) and the interval table."""
 import ab_stats
+from ab_rawlog import pair_name
 
 METRIC = {
     "rx_MBps": ("rx MB/s", True, "faster"),
@@ -22,7 +23,7 @@ def pair_line(a, n_pairs):
     metric = a["ci_metric"]
     name, higher, better_word = METRIC[metric]
     iv = a["ci"][metric]
-    where = "%s -> %s" % (a["tx_mode"], a["rx_mode"])
+    where = pair_name(a)
     if iv.get("ratio") is None:
         return "- %s: no interval (%d usable pairs)" % (where, iv.get("n", 0))
     side, factor, real = ab_stats.verdict(iv, higher)
@@ -67,7 +68,7 @@ def headline(res):
     for a in ab:
         L.append(pair_line(a, len(ab)))
     L.append("")
-    widths = [(a["ci"][metric]["half_pct"], "%s -> %s" % (a["tx_mode"], a["rx_mode"]))
+    widths = [(a["ci"][metric]["half_pct"], pair_name(a))
               for a in ab if a["ci"][metric].get("half_pct") is not None]
     if widths:
         med = ab_stats.median([w for w, _ in widths])
@@ -77,7 +78,7 @@ def headline(res):
         if ci["target_pct"] is not None:
             got = sum(1 for a in ab if a["target_reached"])
             line += "; target ±%g%% reached in %d of %d" % (ci["target_pct"], got, len(ab))
-            short = ["%s -> %s (%s)" % (a["tx_mode"], a["rx_mode"], a["stopped_by"])
+            short = ["%s (%s)" % (pair_name(a), a["stopped_by"])
                      for a in ab if not a["target_reached"]]
             if short:
                 line += "; stopped short: " + ", ".join(short)
@@ -113,8 +114,8 @@ def ci_table(res):
         for metric in ("rx_MBps", "cpu_cost_per_GiB"):
             iv = a["ci"][metric]
             mark = " (headline)" if metric == a["ci_metric"] else ""
-            L.append("| %s -> %s | %s%s | %s | %s-%s | %s | %s | %d/%d | %s | %s | %s | %s |" % (
-                a["tx_mode"], a["rx_mode"], METRIC[metric][0], mark, fmt_ratio(iv["ratio"]),
+            L.append("| %s | %s%s | %s | %s-%s | %s | %s | %d/%d | %s | %s | %s | %s |" % (
+                pair_name(a), METRIC[metric][0], mark, fmt_ratio(iv["ratio"]),
                 fmt_ratio(iv["lo"]), fmt_ratio(iv["hi"]), fmt_pct(iv["half_pct"]),
                 fmt_pct(iv["mde_pct"]), iv["n"], a["reps_taken"],
                 ",".join(str(r) for r in iv["outliers"]) or "-",
@@ -124,3 +125,44 @@ def ci_table(res):
                 a["stopped_by"] if metric == a["ci_metric"] else ""))
     L.append("")
     return L
+
+
+SRC_NAMES = {"kmod": "the module (kmod/)", "bpf": "BPF (udpgso_stats, bpf/)", "none": "none read"}
+# the per-skb counters summary.md shows per side (results.json has them all)
+SKBC_SHOW = {"tx": ("tx_skbs", "tx_gso_udp_l4_skbs", "tx_gso_segs", "tx_sw_segments"),
+             "rx": ("rx_gro_in", "rx_skbs", "rx_gso_skbs", "rx_gro_coalesced_segs")}
+
+
+def counters_source(src):
+    """run.conf's counters_source: 'kmod', 'bpf', 'none' (one kernel, read
+    once) or 'tx:SRC,rx:SRC' (each host its own)."""
+    if ":" not in src:
+        return SRC_NAMES.get(src, src)
+    sides = dict(p.split(":", 1) for p in src.split(","))
+    return "; ".join("%s side (%s host): %s" % (
+        s, "sending" if s == "tx" else "receiving", SRC_NAMES.get(v, v))
+        for s, v in sorted(sides.items(), reverse=True))
+
+
+def skbc_table(res):
+    """Medians per configuration of the per-skb counters, by side (the
+    sender's and the receiver's host), where the runs have them."""
+    rows = []
+    for c in res["configs"]:
+        rs = [r for r in res["runs"] if r.get("status") == "ok" and r["config"] == c["config"]]
+        cells = []
+        for side in ("tx", "rx"):
+            ks = [r["counters"].get("kmod_" + side) for r in rs]
+            ks = [k for k in ks if k is not None]
+            for n in SKBC_SHOW[side]:
+                v = sorted(k.get(n, 0) for k in ks)
+                cells.append("%d" % v[len(v) // 2] if v else "-")
+        if any(x != "-" for x in cells):
+            rows.append("| %s | %s | %s |" % (pair_name(c), c["setting"], " | ".join(cells)))
+    if not rows:
+        return []
+    head = ["sender: " + n for n in SKBC_SHOW["tx"]] + ["receiver: " + n for n in SKBC_SHOW["rx"]]
+    return (["", "Per-skb counters by side, median per slice (raw/*.log `kmod.after.tx`, "
+             "`kmod.after.rx`; results.json runs[].counters.kmod_tx, kmod_rx):", "",
+             "| tx -> rx | set | " + " | ".join(head) + " |",
+             "|---|---|" + "---|" * len(head)] + rows)

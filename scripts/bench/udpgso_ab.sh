@@ -7,9 +7,9 @@
 # Run `udpgso_ab.sh -h` for the options.  Topology: by default two network
 # namespaces of its own joined by a veth pair (nothing outside them is
 # touched).  With NETIF set, the kernel's drivers/net selftest conventions:
-# NETIF (the local device), LOCAL_V4, REMOTE_V4, REMOTE_TYPE=ssh|netns,
-# REMOTE_ARGS (ssh destination and options, or the namespace name); the
-# receiver then runs on the peer.
+# NETIF (the local device), LOCAL_V4/LOCAL_V6, REMOTE_V4/REMOTE_V6,
+# REMOTE_TYPE=ssh|netns, REMOTE_ARGS (ssh destination and options, or the
+# namespace name); the receiver then runs on the peer.  --family 4|6|both.
 # shellcheck shell=bash
 set -u
 . "$(dirname "$0")/../lib.sh"
@@ -18,6 +18,8 @@ SNAP=$AB_DIR/../snapshot.sh
 . "$AB_DIR/ab_run.sh"
 . "$AB_DIR/ab_rounds.sh"
 . "$AB_DIR/ab_dev.sh"
+. "$AB_DIR/ab_fam.sh"
+. "$AB_DIR/ab_skbc.sh"
 
 TX_MODES="sendto sendmmsg gso-cmsg gso-sockopt sendmmsg-gso zerocopy tcp"
 RX_MODES="plain recvmmsg gro"
@@ -34,6 +36,8 @@ usage: $ug_prog [options]
                      SIDE:FEATURE=on|off[,...], SIDE tx (sending device) or rx
                      (receiving device), FEATURE one of $FEATURES;
                      "" keeps the device as found
+  --family F         address family: 4, 6 or both (every tx/rx pair in each;
+                     default 4); -4 and -6 are short for --family 4 and 6
   --tx LIST          tx modes, comma-separated: ${TX_MODES// /,}
                      (default: all)
   --rx LIST          rx modes for UDP: ${RX_MODES// /,} (default: plain,gro)
@@ -66,7 +70,8 @@ usage: $ug_prog [options]
   --reuseport N      rx: N SO_REUSEPORT sockets, a thread each (1..64, default 1)
   --channels N       N queues on both devices: ethtool -L rx N tx N, or combined N
                      where the device has combined channels (up to its maximum)
-  --flow-hash        ethtool -N rx-flow-hash udp4 sdfn on the receiving device
+  --flow-hash        ethtool -N rx-flow-hash udp4 (udp6 with IPv6) sdfn on the
+                     receiving device
   --irq-cpus LIST    IRQ affinity (smp_affinity_list) for NETIF's IRQs (online CPUs)
   --rps MASK         RPS mask on the receiving device's rx queues (online CPUs; 0 off)
   --xps MASK         XPS mask on the sending device's tx queues (online CPUs; 0 off)
@@ -120,11 +125,11 @@ for ((bl_i = 1; bl_i <= $#; bl_i++)); do
 done
 
 # ---- options -------------------------------------------------------------------
-reps=3 secs=1 size=1472 segs=44 preset= a_spec= b_spec= have_ab=0
+reps=3 secs=1 size=1472 size_given=0 segs=44 preset= a_spec= b_spec= have_ab=0
 tx_list=${TX_MODES// /,} rx_list=plain,gro
 tx_threads=1 tx_sockets=1 rx_reuseport=1
 channels= flowhash=0 irq_cpus= rps= xps= tx_cpu= rx_cpu= rmem= wmem=
-label= out_root=$UG_TOP/results use_perf=1 use_plots=1 dry=0
+label= out_root=$UG_TOP/results use_perf=1 use_plots=1 dry=0 family=4
 idle_ms=2000
 metric= ci=95,3 ci_given=0 reps_given=0 max_reps=30 budget=270 rate= rate_a=100 warmup=1 pin=1
 cmdline="$0"
@@ -146,6 +151,9 @@ while [ $# -gt 0 ]; do
 	--ab) [ $# -ge 3 ] || ug_die "--ab: needs two settings A B (see -h)"
 	      a_spec=$2 b_spec=$3 have_ab=1; shift 2 ;;
 	--tx) need_arg "$1" $#; tx_list=$2; shift ;;
+	--family) need_arg "$1" $#; family=$2; shift
+		case "$family" in 4 | 6 | both) ;; *) ug_die "--family '$family': allowed 4, 6, both" ;; esac ;;
+	-4 | -6) family=${1#-} ;;
 	--rx) need_arg "$1" $#; rx_list=$2; shift ;;
 	-n | --reps) need_arg "$1" $#; int_in "$1" "$2" 1 50; reps=$2 reps_given=1; shift ;;
 	-l | --secs) need_arg "$1" $#; int_in "$1" "$2" 1 60; secs=$2; shift ;;
@@ -161,7 +169,7 @@ while [ $# -gt 0 ]; do
 	--no-pin) pin=0 ;;
 	# the tools send any payload from 1 byte (a --seq stamp, not used
 	# here, would need 16); 1472 fills a 1500-byte MTU
-	--size) need_arg "$1" $#; int_in "$1" "$2" 1 1472; size=$2; shift ;;
+	--size) need_arg "$1" $#; int_in "$1" "$2" 1 1472; size=$2 size_given=1; shift ;;
 	--segs) need_arg "$1" $#; int_in "$1" "$2" 1 64; segs=$2; shift ;;
 	--threads) need_arg "$1" $#; int_in "$1" "$2" 1 64; tx_threads=$2; shift ;;
 	--sockets) need_arg "$1" $#; int_in "$1" "$2" 1 64; tx_sockets=$2; shift ;;
@@ -288,13 +296,18 @@ feat_ethtool_name() {
 	esac
 }
 
+# a tx/rx pair is "TX RX FAMILY" (4 or 6): with --family both, each twice
+families=$family
+[ "$family" = both ] && families="4 6"
 pairs=()
-for t in "${txm[@]}"; do
-	if [ "$t" = tcp ]; then
-		pairs+=("tcp tcp")
-	else
-		for r in "${rxm[@]}"; do pairs+=("$t $r"); done
-	fi
+for f in $families; do
+	for t in "${txm[@]}"; do
+		if [ "$t" = tcp ]; then
+			pairs+=("tcp tcp $f")
+		else
+			for r in "${rxm[@]}"; do pairs+=("$t $r $f"); done
+		fi
+	done
 done
 n_configs=$((${#pairs[@]} * ${#settings[@]}))
 n_fixed=$((n_configs * reps))
@@ -302,15 +315,24 @@ n_fixed=$((n_configs * reps))
 # the tools' arguments per mode
 # the tx modes' arguments from lib.sh's table (our zerocopy is its
 # zerocopy-gso; sendmmsg batches: SEGS datagrams, or 8 GSO sends)
-declare -A TXA=(
-	[sendto]="$(S=$size ug_tx_args sendto)"
-	[sendmmsg]="$(S=$size B=$segs ug_tx_args sendmmsg)"
-	[gso-cmsg]="$(S=$size L=$gso_len ug_tx_args gso-cmsg)"
-	[gso-sockopt]="$(S=$size L=$gso_len ug_tx_args gso-sockopt)"
-	[sendmmsg-gso]="$(S=$size L=$gso_len B=8 ug_tx_args sendmmsg-gso)"
-	[zerocopy]="$(S=$size L=$gso_len ug_tx_args zerocopy-gso)"
-	[tcp]="$(L=$gso_len ug_tx_args tcp)"
-)
+# (per family: TXA[MODE/4], TXA[MODE/6], each with its family's size)
+fam_sizes "$size" "$size_given"
+declare -A TXA
+for f in $families; do
+	size=${fam_size[$f]} gso_len=$((fam_size[$f] * segs))
+	TXA+=(
+	[sendto/$f]="$(S=$size ug_tx_args sendto)"
+	[sendmmsg/$f]="$(S=$size B=$segs ug_tx_args sendmmsg)"
+	[gso-cmsg/$f]="$(S=$size L=$gso_len ug_tx_args gso-cmsg)"
+	[gso-sockopt/$f]="$(S=$size L=$gso_len ug_tx_args gso-sockopt)"
+	[sendmmsg-gso/$f]="$(S=$size L=$gso_len B=8 ug_tx_args sendmmsg-gso)"
+	[zerocopy/$f]="$(S=$size L=$gso_len ug_tx_args zerocopy-gso)"
+	[tcp/$f]="$(L=$gso_len ug_tx_args tcp)"
+	)
+done
+size=${fam_size[${families%% *}]} gso_len=$((size * segs))
+# (the first family's under the mode's own name, as before --family)
+for m in $TX_MODES; do TXA[$m]=${TXA[$m/${families%% *}]}; done
 declare -A RXA=(
 	[plain]="--mode recv"
 	[recvmmsg]="--mode recvmmsg --batch 64"
@@ -337,30 +359,27 @@ ssh_opts=() rargs=()
 if [ -n "${NETIF:-}" ]; then
 	remote=1
 	[ -e "/sys/class/net/$NETIF" ] || ug_die "NETIF=$NETIF: no such device here"
-	[ -n "${REMOTE_V4:-}" ] || ug_die "NETIF=$NETIF needs REMOTE_V4 (IPv4 only for now)"
-	[[ "$REMOTE_V4" =~ ^[0-9]+(\.[0-9]+){3}$ ]] || ug_die "REMOTE_V4 '$REMOTE_V4': not an IPv4 address"
+	fam_netif_env
 	rtype=${REMOTE_TYPE:-ssh}
 	[ -n "${REMOTE_ARGS:-}" ] || ug_die "NETIF=$NETIF needs REMOTE_ARGS (ssh destination or netns name)"
 	case "$rtype" in
 	ssh) read -ra rargs <<<"$REMOTE_ARGS" ;;
-	netns) ip netns list | awk '{ print $1 }' | grep -qxF "$REMOTE_ARGS" ||
+	netns) ip netns list 2>/dev/null | awk '{ print $1 }' | grep -qxF "$REMOTE_ARGS" ||
 		ug_die "REMOTE_ARGS=$REMOTE_ARGS: no such network namespace" ;;
 	*) ug_die "REMOTE_TYPE=$rtype: allowed ssh, netns" ;;
 	esac
-	if [ -n "${LOCAL_V4:-}" ] &&
-	   ! ip -o -4 addr show dev "$NETIF" | grep -qF " $LOCAL_V4/"; then
-		ug_die "LOCAL_V4=$LOCAL_V4 is not an address of $NETIF"
-	fi
-	dst=$REMOTE_V4
+	fam_local_check
 	ns_tx= ns_rx=
 	[ -z "$rate" ] || ug_die "--rate $rate: only on the local veth pair for now (tbf restore on NETIF is not done)"
 else
-	[ -n "${REMOTE_TYPE:-}${REMOTE_ARGS:-}${REMOTE_V4:-}" ] &&
+	[ -n "${REMOTE_TYPE:-}${REMOTE_ARGS:-}${REMOTE_V4:-}${REMOTE_V6:-}" ] &&
 		ug_die "REMOTE_* given without NETIF: set NETIF to the local device"
 	rtype=netns
 	ns_tx=$(ns_name tx) ns_rx=$(ns_name rx)
-	dst=10.248.0.2
+	fam_local_pair_dst
 fi
+# the first family's peer address (fam_dst[4|6] per family)
+dst=${fam_dst[${families%% *}]}
 tmp=
 # L CMD...: on the sending side; R CMD...: on the receiving side
 L() { if [ -n "$ns_tx" ]; then ip netns exec "$ns_tx" "$@"; else "$@"; fi; }
@@ -399,9 +418,7 @@ fi
 # the devices and their feature lists
 if [ "$remote" = 1 ]; then
 	dev_tx=$NETIF
-	dev_rx=$(R ip -o -4 addr show </dev/null 2>/dev/null |
-		awk -v a="$REMOTE_V4" '{ split($4, p, "/"); if (p[1] == a) { print $2; exit } }')
-	[ -n "$dev_rx" ] || ug_die "REMOTE_V4=$REMOTE_V4: no device on the remote has this address"
+	dev_rx=$(fam_remote_dev) || exit 1
 	feats_tx=$(LS features "$dev_tx")
 	feats_rx=$(RS features "$dev_rx" </dev/null)
 else
@@ -488,6 +505,7 @@ if [ "$dry" = 1 ]; then
 		   echo "interval ${ci%,*}% within ±${ci#*,}%: $reps..$max_reps reps of ${secs}s slices, budget ${budget}s")"
 	echo "warm-up: $([ "$warmup" = 1 ] && echo "one slice per setting per pair" || echo none);" \
 		"pinned: tx ${tx_cpu:--} rx ${rx_cpu:--}$([ -n "$rate" ] && echo "; rate $rate (A at $rate_a%)")"
+	echo "families: $families$([ -z "${fam_size[6]:-}" ] || echo " (IPv6 datagrams of ${fam_size[6]} bytes)")"
 	for p in "${pairs[@]}"; do echo "  $p"; done
 	for n in "${notes[@]}"; do echo "note: $n"; done
 	exit 0
@@ -536,8 +554,7 @@ else
 	ns_add rx || ug_die "cannot create namespace $ns_rx"
 	defer ns_kill_pids "$ns_rx"
 	veth_pair tx "$dev_tx" rx "$dev_rx" || ug_die "cannot create the veth pair"
-	ip -n "$ns_tx" addr add 10.248.0.1/24 dev "$dev_tx"
-	ip -n "$ns_rx" addr add 10.248.0.2/24 dev "$dev_rx"
+	fam_local_pair
 	LS save "$dev_tx" >"$resdir/snapshot.before.tx"
 	RS save "$dev_rx" >"$resdir/snapshot.before.rx"
 fi
@@ -584,17 +601,19 @@ if [ -n "$channels" ]; then
 	R ethtool -L "$dev_rx" $chan_rx </dev/null >/dev/null 2>&1 ||
 		notes+=("ethtool -L $dev_rx $chan_rx: refused by the device")
 fi
-if [ "$flowhash" = 1 ]; then
-	if ! R ethtool -N "$dev_rx" rx-flow-hash udp4 sdfn </dev/null >/dev/null 2>&1; then
-		notes+=("ethtool -N $dev_rx rx-flow-hash udp4 sdfn: not supported by the device")
+# (udp4, and udp6 for an IPv6 run)
+for f in $families; do
+	[ "$flowhash" = 1 ] || break
+	if ! R ethtool -N "$dev_rx" rx-flow-hash "udp$f" sdfn </dev/null >/dev/null 2>&1; then
+		notes+=("ethtool -N $dev_rx rx-flow-hash udp$f sdfn: not supported by the device")
 	else
 		# (virtio-net without RSS takes it and then lists no field)
-		fh_n=$(R ethtool -n "$dev_rx" rx-flow-hash udp4 </dev/null 2>/dev/null |
+		fh_n=$(R ethtool -n "$dev_rx" rx-flow-hash "udp$f" </dev/null 2>/dev/null |
 			grep -c -E 'IP SA|IP DA|L4 bytes [02] & [13]')
 		[ "$fh_n" = 4 ] ||
-			notes+=("ethtool -N $dev_rx rx-flow-hash udp4 sdfn: accepted, but ethtool -n lists ${fh_n:-0} of its 4 fields (no RSS on the device?)")
+			notes+=("ethtool -N $dev_rx rx-flow-hash udp$f sdfn: accepted, but ethtool -n lists ${fh_n:-0} of its 4 fields (no RSS on the device?)")
 	fi
-fi
+done
 set_queue_masks() {	# RUNNER DEV KIND(rx|tx) FILE MASK
 	local q out
 	out=$($1 sh -c 'for f in /sys/class/net/$1/queues/$2-*/$3; do echo "$4" >"$f" || exit 1; done' \
@@ -631,21 +650,7 @@ done
 # ---- per-run helpers ---------------------------------------------------------------
 # nap SECONDS: sleep without starting a process (a read that times out)
 mkfifo "$tmp/nap" && exec {napfd}<>"$tmp/nap"
-kmod_dir=/sys/kernel/debug/udpgso_stats
-kmod=0 bpf=0 counters_source=none
-# the per-skb counters are this kernel's: both sides when the peer is a
-# namespace here (the veth pair, or NETIF with REMOTE_TYPE=netns), not an
-# ssh peer's
-one_kernel=1
-[ "$remote" = 1 ] && [ "$rtype" != netns ] && one_kernel=0
-[ -r "$kmod_dir/counters" ] && [ "$one_kernel" = 1 ] && kmod=1 counters_source=kmod
-# no module: the same counters from its BPF twin (bpf/udpgso_stats serve)
-if [ "$kmod" = 0 ] && [ "$one_kernel" = 1 ] && bpf_start; then
-	bpf=1 counters_source=bpf
-	notes+=("per-skb counters: BPF (udpgso_stats, $bpf_mode), the module not loaded")
-elif [ "$kmod" = 0 ]; then
-	notes+=("kmod counters: $kmod_dir not present (module not loaded) and no BPF counters (${bpf_why:-an ssh peer: another kernel}); not read")
-fi
+counters_source=none
 
 perf_events=cpu-clock,task-clock
 cost_unit="cpu_s"
@@ -675,6 +680,8 @@ if [ "$rtype" = ssh ]; then
 		ug_die "remote: cannot copy udpgso_bench_rx"
 	RXR=$rdir/udpgso_bench_rx
 fi
+# the per-skb counters on each side (ab_skbc.sh)
+skbc_init
 
 # run.conf: what the report needs (written before the matrix for
 # ab_report.py --pending, and again at the end)
@@ -687,6 +694,8 @@ write_conf() {
 	echo "reps=$reps"
 	echo "secs=$secs"
 	echo "size=$size"
+	echo "families=$families"
+	[ -z "${fam_size[6]:-}" ] || echo "size_v6=${fam_size[6]}"
 	echo "segs=$segs"
 	echo "flows=$((tx_threads * tx_sockets))"
 	echo "tx_threads=$tx_threads"

@@ -4,7 +4,10 @@
 data: spreads (medians of odd and even counts, missing values left out),
 counter and /proc/stat deltas, and aggregate(): each configuration's
 medians over its runs that passed, the A/B paired ratios of the
-repetitions both sides have, cost per GiB.  One PASS/FAIL line per test
+repetitions both sides have, cost per GiB, the address families kept
+apart; the per-skb counters by side and the cross-check that takes the
+sender's for what was sent and the receiver's for what was read (each
+read on the other host is flagged).  One PASS/FAIL line per test
 (ab_report_test.sh makes them TAP)."""
 import argparse
 import os
@@ -118,6 +121,70 @@ def aggregate_paired_ratios_of_common_repetitions():
     same(S.paired_ratios({1: 100.0, 2: 300.0, 4: 1.0}, {1: 50.0, 2: 100.0, 3: 7.0}),
          {1: 2.0, 2: 3.0})
     same(e["stopped_by"], "fixed reps (-n)")
+
+
+
+@test
+def aggregate_keeps_families_apart():
+    v6 = [dict(x, family=6) for x in (run("A", 1, 10.0, 1.0, GIB), run("B", 1, 20.0, 1.0, GIB))]
+    runs = [run("A", 1, 100.0, 1.0, GIB), run("B", 1, 50.0, 1.0, GIB)] + v6
+    cfgs, ab = R.aggregate(runs, ["A", "B"], OPTS)
+    same([(c["family"], c["setting"], c["rx_MBps"]["median"]) for c in cfgs],
+         [(4, "A", 100.0), (4, "B", 50.0), (6, "A", 10.0), (6, "B", 20.0)])
+    same([(e["family"], e["rx_MBps_ratio"]["median"]) for e in ab], [(4, 2.0), (6, 0.5)])
+    same([R.pair_name(e) for e in ab], ["gso-cmsg -> gro", "gso-cmsg -> gro IPv6"])
+
+
+@test
+def skb_counters_by_side():
+    sec = {"kmod.after.tx": "tx_skbs 7\ntx_gso_udp_l4_skbs 7\n# a comment",
+           "kmod.source.tx": "bpf tp_btf dev a0", "kmod.after.rx": "rx_skbs 7"}
+    c = R.parse_skbc(sec)
+    same((c["kmod"], c["kmod_source"]), (None, None))
+    same(c["kmod_tx"], {"tx_skbs": 7, "tx_gso_udp_l4_skbs": 7})
+    same((c["kmod_source_tx"], c["kmod_source_rx"]), ("bpf tp_btf dev a0", "kmod"))
+    c = R.parse_skbc({"kmod.after": "rx_skbs 3"})	# one kernel, read once (old logs)
+    same((c["kmod"], c["kmod_source"], c["kmod_tx"]), ({"rx_skbs": 3}, "kmod", None))
+
+
+def checked(kmod_tx, kmod_rx, family=4):
+    """check() on a UDP GSO run of 10 datagrams sent and read"""
+    zero = {k: {} for k in ("dev_tx", "dev_rx", "ethtool_tx", "ethtool_rx")}
+    u = "Udp6" if family == 6 else "Udp"
+    r = {"proto": "udp", "size": 100, "tx_gso_active": True, "tx_mode": "gso-cmsg",
+         "family": family, "contradictions": [],
+         "counters": dict(zero, nstat_rx={u + "InDatagrams": 10},
+                          nstat_tx={u + "OutDatagrams": 10},
+                          kmod=None, kmod_tx=kmod_tx, kmod_source_tx="bpf x dev a0",
+                          kmod_rx=kmod_rx, kmod_source_rx="bpf x dev b0")}
+    j = {"datagrams": 10, "bytes": 1000}
+    R.check(r, j, dict(j))
+    return r["contradictions"]
+
+
+@test
+def cross_check_takes_each_side():
+    good_tx, good_rx = {"tx_skbs": 1, "tx_gso_udp_l4_skbs": 1}, {"rx_skbs": 1, "rx_gso_skbs": 1}
+    same(checked(good_tx, good_rx), [])
+    same(checked(good_tx, good_rx, family=6), [])
+    # the receiver's counters read on the sending host: no skb received there
+    same(checked(good_tx, good_tx),
+         ["rx read 10 datagrams but the receiver's bpf counted no rx_skbs (bpf x dev b0)"])
+    # the sender's read on the receiving host: no UDP GSO sent there
+    same(checked(good_rx, good_rx),
+         ["tx used UDP GSO but the sender's bpf counted no tx_gso_udp_l4_skbs"])
+
+
+@test
+def out_of_reach_lines_with_and_without_family():
+    import tempfile
+    d = tempfile.mkdtemp()
+    with open(os.path.join(d, R.OUT_OF_REACH), "w") as f:
+        f.write("sendto gro 40 12.50\nsendto gro 50 20.00 6\n")
+    same(R.read_out_of_reach(d), {("sendto", "gro", 4): (40, 12.5),
+                                  ("sendto", "gro", 6): (50, 20.0)})
+    os.remove(os.path.join(d, R.OUT_OF_REACH))
+    os.rmdir(d)
 
 
 def main():

@@ -41,8 +41,9 @@ def check_udp(bad, x, w):
     if not x.get("cost_per_Mdgram") or x["cost_per_Mdgram"] <= 0:
         bad.append("%s: cost_per_Mdgram %r" % (w, x.get("cost_per_Mdgram")))
     nst = x["counters"]["nstat_rx"]
-    if nst.get("UdpInDatagrams", 0) <= 0:
-        bad.append("%s: UdpInDatagrams delta %r" % (w, nst.get("UdpInDatagrams")))
+    u = "Udp6" if x.get("family") == 6 else "Udp"	# the family's MIB
+    if nst.get(u + "InDatagrams", 0) <= 0:
+        bad.append("%s: %sInDatagrams delta %r" % (w, u, nst.get(u + "InDatagrams")))
 
 
 def check_run(bad, d, x):
@@ -115,12 +116,46 @@ def check_files(bad, d, r, nruns):
             bad.append("plot %s empty" % p)
 
 
+def check_sides(bad, r, devs, fams):
+    """--sides TXDEV,RXDEV: every run's per-skb counters read on both hosts,
+    each filtered to its own device, and the receiver's counts are a
+    receiver's (skbs received, no GSO sent: counters read on the sending
+    host would show its GSO sends); --families: the configurations' families."""
+    if fams:
+        got = sorted({str(c.get("family")) for c in r.get("configs", [])})
+        if got != sorted(fams.split(",")):
+            bad.append("configs' families %s, expected %s" % (",".join(got), fams))
+    if not devs:
+        return
+    tdev, rdev = devs.split(",")
+    for x in r.get("runs", []):
+        w = "run %s" % x.get("index")
+        c = x.get("counters", {})
+        for side, dev in (("tx", tdev), ("rx", rdev)):
+            src = c.get("kmod_source_" + side) or ""
+            if c.get("kmod_" + side) is None:
+                bad.append("%s: no %s-side per-skb counters" % (w, side))
+            elif src.startswith("bpf") and not src.endswith(" dev " + dev):
+                bad.append("%s: %s-side counters from '%s', not device %s" % (w, side, src, dev))
+        k_tx, k_rx = c.get("kmod_tx") or {}, c.get("kmod_rx") or {}
+        if x.get("rx_datagrams") and not k_rx.get("rx_skbs"):
+            bad.append("%s: the receiver's counters saw no rx_skbs" % w)
+        if x.get("tx_datagrams") and not k_tx.get("tx_skbs"):
+            bad.append("%s: the sender's counters saw no tx_skbs" % w)
+        if k_rx.get("tx_gso_udp_l4_skbs"):
+            bad.append("%s: the receiver's counters saw %d UDP GSO sends (the sender's?)" % (
+                w, k_rx["tx_gso_udp_l4_skbs"]))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("dir", help="the results directory")
     ap.add_argument("runs", type=int, help="runs expected")
     ap.add_argument("configs", type=int, help="configurations expected")
     ap.add_argument("ab", type=int, help="A/B entries expected")
+    ap.add_argument("--sides", metavar="TXDEV,RXDEV",
+                    help="per-skb counters on both hosts, filtered to these devices")
+    ap.add_argument("--families", metavar="4,6", help="the configurations' families")
     a = ap.parse_args()
     try:
         with open(os.path.join(a.dir, "results.json")) as f:
@@ -138,6 +173,7 @@ def main():
         check_run(bad, a.dir, x)
     check_summaries(bad, r, a.configs, a.ab)
     check_files(bad, a.dir, r, a.runs)
+    check_sides(bad, r, a.sides, a.families)
     for b in bad[:20]:
         print("# " + b)
     return 1 if bad else 0

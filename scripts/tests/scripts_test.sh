@@ -5,8 +5,11 @@
 #   - bad input: one line, exit 1, nothing created or changed;
 #   - a short matrix on the local veth pair: results.json checked field by
 #     field (numbers nonzero, bytes = datagrams x size), csv, summary, raw logs;
+#   - IPv6 on the local pair (-6);
 #   - the remote path: NETIF mode against a real sshd started in a
-#     namespace of our own (throwaway host and user keys in a temp dir);
+#     namespace of our own (throwaway host and user keys in a temp dir),
+#     reached over IPv6, the matrix in IPv4 and IPv6 (--family both), the
+#     per-skb counters read on both sides (udpgso_stats copied to the remote);
 #   - restore under kill: runs killed at random points (the script with
 #     SIGTERM/SIGINT, or one of its children), then the snapshot after must
 #     equal the snapshot before.  AB_KILL_REPS sets how many (default 20),
@@ -49,6 +52,8 @@ defer ns_kill_pids "$NH" "$NP"
 veth_pair h ugh0 p ugp0
 ip -n "$NH" addr add 10.249.0.1/24 dev ugh0
 ip -n "$NP" addr add 10.249.0.2/24 dev ugp0
+ip -n "$NH" addr add fd00:249::1/64 dev ugh0 nodad
+ip -n "$NP" addr add fd00:249::2/64 dev ugp0 nodad
 # the state a run in NETIF mode may touch, on both ends
 snap_hp() {
 	ip netns exec "$NH" bash "$SNAP" save ugh0 | grep -v '^netns '
@@ -89,17 +94,46 @@ bad "reps out of range" -- -n 0
 bad "bad setting syntax" -- --ab tx:gso=maybe tx:gso=off
 bad "flag the device lacks (local pair)" -- --ab tx:no-such-flag=on tx:no-such-flag=off
 bad "unknown device" NETIF=nosuch0 REMOTE_V4=10.249.0.2 REMOTE_TYPE=netns REMOTE_ARGS="$NP" --
-bad "flag the device lacks (NETIF)" NETIF=ugh0 REMOTE_V4=10.249.0.2 REMOTE_TYPE=netns \
+bad "flag the device lacks (NETIF)" NETIF=ugh0 LOCAL_V4=10.249.0.1 REMOTE_V4=10.249.0.2 REMOTE_TYPE=netns \
 	REMOTE_ARGS="$NP" -- --ab rx:no-such-flag=on rx:no-such-flag=off
-bad "unknown remote type" NETIF=ugh0 REMOTE_V4=10.249.0.2 REMOTE_TYPE=telnet REMOTE_ARGS=x --
-bad "remote that does not answer" NETIF=ugh0 REMOTE_V4=10.249.0.2 REMOTE_TYPE=ssh \
+bad "unknown remote type" NETIF=ugh0 LOCAL_V4=10.249.0.1 REMOTE_V4=10.249.0.2 REMOTE_TYPE=telnet \
+	REMOTE_ARGS=x --
+bad "remote that does not answer" NETIF=ugh0 LOCAL_V4=10.249.0.1 REMOTE_V4=10.249.0.2 REMOTE_TYPE=ssh \
 	REMOTE_ARGS="-F /dev/null -p 1 -o ConnectTimeout=2 root@10.249.0.2" --
 bad "no remote address" NETIF=ugh0 REMOTE_TYPE=netns REMOTE_ARGS="$NP" --
+# the address families (--family, LOCAL_V6/REMOTE_V6 as NetDrvEpEnv pairs them)
+bad "unknown family" -- --family 5
+bad "IPv6 datagram above 1452 bytes" -- -6 --size 1472
+bad "REMOTE_V6 without LOCAL_V6" NETIF=ugh0 LOCAL_V4=10.249.0.1 REMOTE_V4=10.249.0.2 \
+	REMOTE_V6=fd00:249::2 REMOTE_TYPE=netns REMOTE_ARGS="$NP" --
+bad "LOCAL_V4 without REMOTE_V4" NETIF=ugh0 LOCAL_V4=10.249.0.1 LOCAL_V6=fd00:249::1 \
+	REMOTE_V6=fd00:249::2 REMOTE_TYPE=netns REMOTE_ARGS="$NP" -- -6
+bad "--family 6 with IPv4 addresses only" NETIF=ugh0 LOCAL_V4=10.249.0.1 REMOTE_V4=10.249.0.2 \
+	REMOTE_TYPE=netns REMOTE_ARGS="$NP" -- --family 6
+bad "REMOTE_V6 not an IPv6 address" NETIF=ugh0 LOCAL_V6=fd00:249::1 REMOTE_V6=10.249.0.2 \
+	REMOTE_TYPE=netns REMOTE_ARGS="$NP" -- -6
+bad "LOCAL_V6 not on NETIF" NETIF=ugh0 LOCAL_V6=fd00:249::7 REMOTE_V6=fd00:249::2 \
+	REMOTE_TYPE=netns REMOTE_ARGS="$NP" -- -6
+bad "REMOTE_V6 on no remote device" NETIF=ugh0 LOCAL_V6=fd00:249::1 REMOTE_V6=fd00:249::9 \
+	REMOTE_TYPE=netns REMOTE_ARGS="$NP" -- -6
 
 # ---- results.json of a short matrix ---------------------------------------------
 # check_results DIR RUNS CONFIGS AB: every field, nonzero numbers,
 # bytes = datagrams x size; prints "# ..." lines and returns 1 on a problem
 check_results() { python3 "$UG_TOP/scripts/tests/ab_results_check.py" "$@"; }
+# sides_args DIR TXDEV,RXDEV: --sides TXDEV,RXDEV unless the run could read
+# the per-skb counters on neither side (no module, no BPF: a note says so);
+# one side only is checked, and fails
+sides_args() {
+	local src
+	src=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["counters_source"])' \
+		"$1/results.json" 2>/dev/null)
+	case "$src" in
+	tx:none,rx:none | none | kmod)
+		echo "# per-skb counters not on both sides (counters_source $src): not checked" >&2 ;;
+	*) echo "--sides $2" ;;
+	esac
+}
 
 # the live processes of a session, "PID:NAME ..." (zombies not: an orphan
 # waits for PID 1 to reap it, which some inits do late)
@@ -130,7 +164,8 @@ if [ "$rc" -ne 0 ] || [ -z "$dir" ]; then
 	tail -n5 "$tmp/short.err" | sed 's/^/# /'
 else
 	ktap_info "short matrix: $((SECONDS - t0)) s"
-	if check_results "$dir" 12 6 3; then
+	# shellcheck disable=SC2046 # sides_args: none or two words
+	if check_results "$dir" 12 6 3 $(sides_args "$dir" ugab0,ugab1); then
 		ktap_ok "short matrix: results.json fields, nonzero, bytes = datagrams x size"
 	else
 		ktap_fail "short matrix: results.json fields, nonzero, bytes = datagrams x size"
@@ -155,6 +190,24 @@ else
 	fi
 fi
 
+# ---- IPv6 on the local pair (-6): one tx/rx pair, A and B once ---------------------
+rm -rf "$out"
+"$AB" --out "$out" --label v6 -6 --tx gso-cmsg --rx gro -n 1 -l 1 --no-warmup --no-plots \
+	>"$tmp/v6.out" 2>"$tmp/v6.err"
+rc=$?
+dir=$(ls -d "$out"/*-v6 2>/dev/null | head -n1)
+if [ "$rc" -ne 0 ] || [ -z "$dir" ]; then
+	ktap_fail "IPv6 on the local pair (-6)" "exit $rc"
+	tail -n5 "$tmp/v6.err" | sed 's/^/# /'
+# shellcheck disable=SC2046 # sides_args: none or two words
+elif check_results "$dir" 2 2 1 --families 6 $(sides_args "$dir" ugab0,ugab1) &&
+     grep -q '^| gso-cmsg -> gro IPv6 |' "$dir/summary.md" &&
+     grep -q -- '-6 -D fd00:248::2 .* -S 1452' "$dir/raw/001.log"; then
+	ktap_ok "IPv6 on the local pair (-6): results, Udp6 counters, 1452-byte segments, counters by side"
+else
+	ktap_fail "IPv6 on the local pair (-6): results, Udp6 counters, 1452-byte segments, counters by side"
+fi
+
 # ---- the remote path over a real sshd in namespace p --------------------------------
 remote_ssh() {
 	local k=$tmp/ssh rc dir
@@ -164,6 +217,7 @@ remote_ssh() {
 	cp "$k/id.pub" "$k/authorized_keys"
 	cat >"$k/sshd_config" <<EOF
 ListenAddress 10.249.0.2
+ListenAddress fd00:249::2
 Port 2222
 HostKey $k/host
 PidFile $k/sshd.pid
@@ -182,12 +236,13 @@ EOF
 	defer kill "$!"
 	ug_wait_port -t p 2222 || true
 	RARGS="-F /dev/null -p 2222 -i $k/id -o IdentitiesOnly=yes -o UserKnownHostsFile=$k/known_hosts"
-	RARGS+=" -o GlobalKnownHostsFile=/dev/null -o StrictHostKeyChecking=no root@10.249.0.2"
+	# ssh itself over IPv6; the matrix in both families
+	RARGS+=" -o GlobalKnownHostsFile=/dev/null -o StrictHostKeyChecking=no root@fd00:249::2"
 	rm -rf "$out"
 	ip netns exec "$NH" env NETIF=ugh0 LOCAL_V4=10.249.0.1 REMOTE_V4=10.249.0.2 \
-		REMOTE_TYPE=ssh REMOTE_ARGS="$RARGS" \
+		LOCAL_V6=fd00:249::1 REMOTE_V6=fd00:249::2 REMOTE_TYPE=ssh REMOTE_ARGS="$RARGS" \
 		"$AB" --out "$out" --label ssh --preset gro --tx gso-cmsg,tcp --rx plain -n 1 -l 1 \
-		--rps 3 --channels 2 >"$tmp/ssh.out" 2>"$tmp/ssh.err"
+		--family both --rps 3 --channels 2 >"$tmp/ssh.out" 2>"$tmp/ssh.err"
 	rc=$?
 	dir=$(ls -d "$out"/*-ssh 2>/dev/null | head -n1)
 	if [ "$rc" -ne 0 ] || [ -z "$dir" ]; then
@@ -196,7 +251,8 @@ EOF
 		sed 's/^/# sshd: /' "$k/sshd.log" | tail -n3
 		return 1
 	fi
-	check_results "$dir" 4 4 2 || return 1
+	# shellcheck disable=SC2046 # sides_args: none or two words
+	check_results "$dir" 8 8 4 --families 4,6 $(sides_args "$dir" ugh0,ugp0) || return 1
 	grep -q '"topology": "remote-ssh"' "$dir/results.json" || { echo "# not remote-ssh"; return 1; }
 	if [ "$(snap_hp)" != "$base" ]; then
 		echo "# the remote run left a setting changed:"
@@ -207,9 +263,9 @@ EOF
 if ! why=$(ug_need_cmd /usr/sbin/sshd ssh ssh-keygen unshare); then
 	ktap_skip "remote over ssh (sshd in a namespace)" "$why (openssh-server, openssh-client)"
 elif remote_ssh; then
-	ktap_ok "remote over ssh (sshd in a namespace): results and restore"
+	ktap_ok "remote over ssh (sshd in a namespace, IPv4 and IPv6): results, counters by side, restore"
 else
-	ktap_fail "remote over ssh (sshd in a namespace): results and restore"
+	ktap_fail "remote over ssh (sshd in a namespace, IPv4 and IPv6): results, counters by side, restore"
 fi
 
 # ---- restore under kill ----------------------------------------------------------------
@@ -231,8 +287,8 @@ one_kill() {
 	if [ "$mode" = local ]; then
 		setsid env --default-signal=INT "$AB" "${args[@]}" >/dev/null 2>"$tmp/kill.err" &
 	else
-		setsid ip netns exec "$NH" env --default-signal=INT NETIF=ugh0 REMOTE_V4=10.249.0.2 \
-			REMOTE_TYPE=netns REMOTE_ARGS="$NP" "$AB" "${args[@]}" \
+		setsid ip netns exec "$NH" env --default-signal=INT NETIF=ugh0 LOCAL_V4=10.249.0.1 \
+			REMOTE_V4=10.249.0.2 REMOTE_TYPE=netns REMOTE_ARGS="$NP" "$AB" "${args[@]}" \
 			>/dev/null 2>"$tmp/kill.err" &
 	fi
 	pid=$!
