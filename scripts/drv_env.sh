@@ -323,8 +323,11 @@ drv_stats_begin() {
 	fi
 	rm -f "$DRV_TMP/st-$side.in" "$DRV_TMP/st-$side.out"
 	mkfifo "$DRV_TMP/st-$side.in" "$DRV_TMP/st-$side.out" || return 1
-	_drv_side "$side" "$st" serve --filter dev "$dev" <"$DRV_TMP/st-$side.in" \
-		>"$DRV_TMP/st-$side.out" 2>"$DRV_TMP/st-$side.err" &
+	# (without the other side's pipe ends: its tool must see EOF)
+	(
+		for fd in "${_drv_st_in[@]}" "${_drv_st_out[@]}"; do exec {fd}>&-; done
+		_drv_side "$side" "$st" serve --filter dev "$dev"
+	) <"$DRV_TMP/st-$side.in" >"$DRV_TMP/st-$side.out" 2>"$DRV_TMP/st-$side.err" &
 	_drv_st_pid[$side]=$!
 	defer kill "${_drv_st_pid[$side]}"
 	local fin fout
@@ -335,6 +338,7 @@ drv_stats_begin() {
 		return 0
 	fi
 	exec {fin}>&- {fout}<&-
+	unset "_drv_st_in[$side]" "_drv_st_out[$side]"
 	wait "${_drv_st_pid[$side]}"
 	st=$?
 	_drv_st_kind[$side]=
@@ -366,8 +370,11 @@ drv_stats_end() {
 			*) echo "$side.$line" ;;
 			esac
 		done
+		# EOF ends it; a process started since may hold the pipe: TERM too
 		exec {fin}>&- {fout}<&-
+		kill "${_drv_st_pid[$side]}" 2>/dev/null
 		wait "${_drv_st_pid[$side]}" 2>/dev/null
+		unset "_drv_st_in[$side]" "_drv_st_out[$side]"
 		;;
 	*) echo "drv_stats_end $side: no drv_stats_begin" >&2; return 1 ;;
 	esac
@@ -460,7 +467,7 @@ _drv_resolve_remote() {
 	if [ "$DRV_REMOTE_TYPE" = ssh ]; then
 		_drv_ssh_opts=(-o BatchMode=yes -o ConnectTimeout=5 -o ServerAliveInterval=5
 			-o ServerAliveCountMax=3 -o ControlMaster=auto -o "ControlPath=$DRV_TMP/cm-%C"
-			-o ControlPersist=600)
+			-o ControlPersist=yes)
 		if ! timeout 20 ssh "${_drv_ssh_opts[@]}" "${_drv_rargs[@]}" -- true </dev/null >/dev/null 2>&1; then
 			_drv_die "REMOTE_ARGS='$REMOTE_ARGS': ssh does not answer (BatchMode, ConnectTimeout 5): allowed a host reachable with keys"
 		fi
@@ -545,7 +552,7 @@ drv_env_init() {
 	_drv_validate
 	why=$(ug_need_cmd mktemp timeout) || drv_ksft_skip_all "$why"
 	ug_trap_install
-	DRV_TMP=$(mktemp -d /tmp/ugdrv.XXXXXX)
+	DRV_TMP=$(mktemp -d -t ugdrv.XXXXXX)
 	defer rm -rf "$DRV_TMP"
 	_drv_resolve_remote
 	drv_snap_save local >"$DRV_TMP/snap.local" ||
