@@ -124,11 +124,11 @@ _drv_dev_of_addr() {
 		awk -v a="$1" '{ split($4, p, "/"); if (p[1] == a) { print $2; exit } }'
 }
 
-# the device's state line: "up" when administratively up with a carrier
+# 0 when the device is administratively up and has a carrier
 _drv_dev_up() {
 	local fl
 	fl=$(ip -o link show dev "$1" 2>/dev/null) || return 1
-	case "$fl" in *"<"*UP*">"*) ;; *) return 1 ;; esac
+	[[ "$fl" =~ [\<,]UP[,\>] ]] || return 1
 	case "$fl" in *NO-CARRIER*) return 1 ;; esac
 	return 0
 }
@@ -511,7 +511,7 @@ _drv_resolve_remote() {
 		fi
 		DRV_RIF=$dev
 	done
-	drv_remote ip -o link show dev "$DRV_RIF" </dev/null 2>/dev/null | grep -q '<[^>]*UP' ||
+	drv_remote ip -o link show dev "$DRV_RIF" </dev/null 2>/dev/null | grep -qE '[<,]UP[,>]' ||
 		_drv_die "remote device $DRV_RIF is down: allowed a device that is up"
 	DRV_LIF=$NETIF
 	read -r DRV_LMAC <"/sys/class/net/$DRV_LIF/address"

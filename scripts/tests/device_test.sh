@@ -13,7 +13,8 @@
 #   - a broken restore (DRV_NO_RESTORE=1, the helper's test knob) makes
 #     device/env.sh fail: its restore cases can fail;
 # and after each run both ends' settings (scripts/snapshot.sh save) equal
-# those before.  DEVICE_TEST_FILES="env.sh gso.sh" narrows the case files.
+# those before.  DEVICE_TEST_FILES="env.sh gso.sh" narrows the case files;
+# DEVICE_TEST_LOGS=DIR keeps the runner's log of each run there (LABEL.log).
 #
 #   ./device_test.sh
 set -u
@@ -86,6 +87,9 @@ suite() {
 		/^ok [0-9]+ selftests: / { print "ok\t" n "\t"; next }
 		/^not ok [0-9]+ selftests: / { print "fail\t" n "\t" }' "$tmp/$label.log")
 	grep -E '^run_tests:' "$tmp/$label.log" | sed "s/^/# $label: /"
+	if [ -n "${DEVICE_TEST_LOGS:-}" ]; then
+		mkdir -p "$DEVICE_TEST_LOGS" && cp "$tmp/$label.log" "$DEVICE_TEST_LOGS/${label// /_}.log"
+	fi
 	if [ "$want" = 4 ] && [ "$rc" != 4 ]; then
 		ktap_fail "$label: runner exit" "exit $rc, want 4 (all skipped)"
 	fi
@@ -105,6 +109,9 @@ if [ -x "$UG_TOP/device/env.sh" ]; then
 	ip netns exec "$NH" env NET_CONFIG=/dev/null DRV_NO_RESTORE=1 DRV_ENV_KILLS=0 DRV_ENV_QUICK=1 "${ENV[@]}" \
 		REMOTE_TYPE=netns REMOTE_ARGS="$NP" "$UG_TOP/device/env.sh" >"$tmp/broken.log" 2>&1 </dev/null
 	rc=$?
+	if [ -n "${DEVICE_TEST_LOGS:-}" ]; then
+		mkdir -p "$DEVICE_TEST_LOGS" && cp "$tmp/broken.log" "$DEVICE_TEST_LOGS/broken_restore.log"
+	fi
 	if [ "$rc" = 1 ] && grep -q '^not ok .*restore after success' "$tmp/broken.log"; then
 		ktap_ok "env.sh fails when the restore is broken (DRV_NO_RESTORE=1)"
 	else
