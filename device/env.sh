@@ -81,7 +81,7 @@ echo changed
 case "$1" in
 ok) exit 0 ;;
 fail) exit 1 ;;
-wait) ug_nap 60; echo "not killed"; exit 3 ;;
+wait) ug_nap 600; echo "not killed"; exit 3 ;;
 esac'
 # every child reads the values drv_env_init exported, not net.config
 child_env=(UG_TOP="$UG_TOP" NET_CONFIG=/dev/null UDPGSO_BIN="$UDPGSO_BIN")
