@@ -91,7 +91,13 @@ done
 
 # ---- counters ------------------------------------------------------------------
 # snap FILE: NETIF's tx packets and the qstats hw-gso sums, as 'name value'
+# (CSIDE=remote: the remote's device instead, for the self-test)
+CSIDE=local
 snap() {
+	if [ "$CSIDE" = remote ]; then
+		echo "tx_packets $(drv_remote cat "/sys/class/net/$DRV_RIF/statistics/tx_packets")" >"$1"
+		return
+	fi
 	{
 		echo "tx_packets $(cat "/sys/class/net/$NETIF/statistics/tx_packets")"
 		python3 "$UG_TOP/scripts/qstats.py" "$NETIF" 2>/dev/null | awk '
@@ -138,7 +144,7 @@ where() {
 	txp=$(delta tx_packets) hwp=$(delta hw_gso_packets) hww=$(delta hw_gso_wire_packets)
 	sws=$(dstat tx_sw_segmented_skbs) swn=$(dstat tx_sw_segments)
 	dgs=$(dstat tx_dev_gso_skbs)
-	l="where: expected ${want/none/no GSO skb}; NETIF tx_packets +$txp"
+	l="where: expected ${want/none/no GSO skb}; $CSIDE $(drv_dev "$CSIDE") tx_packets +$txp"
 	l="$l (${n} sends x $segs segments = $((n * segs)))"
 	if [ -n "$hwp" ]; then
 		l="$l; qstats tx-hw-gso-packets +$hwp tx-hw-gso-wire-packets +$hww"
@@ -212,9 +218,9 @@ run() {
 	fi
 	snap "$tmp/c0"
 	: >"$tmp/s1"
-	if drv_stats_begin local >"$tmp/s0"; then
+	if drv_stats_begin "$CSIDE" >"$tmp/s0"; then
 		pair "$fam" "$len" "$gso"
-		drv_stats_end local >"$tmp/s1"
+		drv_stats_end "$CSIDE" >"$tmp/s1"
 	else
 		ktap_info "per-skb counters: $(cat "$tmp/s0")"
 		pair "$fam" "$len" "$gso"
@@ -226,6 +232,14 @@ run() {
 	if [ "$erc" != 0 ] || [ "$src" != 0 ]; then
 		ktap_fail "$name" "expect exit $erc, send exit $src: $(grep -m1 '^FAIL' \
 			"$tmp/expect" "$tmp/send" 2>/dev/null | sed 's|^[^:]*:||')"
+		return
+	fi
+	if [ "$CSIDE" = remote ]; then
+		if where "$want" "$segs"; then
+			ktap_fail "$name" "the remote's counters agreed with the local sends"
+		else
+			ktap_ok "$name: disagreed as expected: $why"
+		fi
 		return
 	fi
 	if ! where "$want" "$segs"; then
@@ -285,6 +299,12 @@ for fam in $DRV_FAMILIES; do
 		"$fam" $((3 * mss + 7)) "$mss" --seed 1
 	must_fail "ipv$fam selftest: expect told gso_size $((mss - 8)) for $mss" seg_size \
 		"$fam" $((3 * mss + 7)) "$mss" -M $((mss - 8))
+	# the consistency check can fail: the counters of the wrong host (the
+	# remote's device, which sent none of it) must disagree
+	CSIDE=remote
+	run "ipv$fam selftest: counters read on the remote's device must disagree" sw \
+		"$fam" $((4 * mss + 100)) "$mss"
+	CSIDE=local
 done
 variant "uso-on (device segments)" hw tx-checksumming on tx-udp-segmentation on
 
