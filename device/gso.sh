@@ -235,7 +235,10 @@ run() {
 		return
 	fi
 	if [ "$CSIDE" = remote ]; then
-		if where "$want" "$segs"; then
+		if [ -z "$(dstat tx_sw_segments)" ] && [ "$REMOTE_TYPE" != netns ]; then
+			# over ssh the remote's tx packets count the ssh traffic
+			ktap_skip "$name" "needs the per-skb counters on the remote over ssh"
+		elif where "$want" "$segs"; then
 			ktap_fail "$name" "the remote's counters agreed with the local sends"
 		else
 			ktap_ok "$name: disagreed as expected: $why"
