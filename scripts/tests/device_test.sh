@@ -33,6 +33,8 @@ for f in ${DEVICE_TEST_FILES:-$(cd "$UG_TOP/device" && ls -- *.sh)}; do
 	files+=("$UG_TOP/device/$f")
 done
 export UDPGSO_BIN
+# device/gso.sh: one send per case, two sizes per variant (the full run: results/)
+export DRV_GSO_QUICK=${DRV_GSO_QUICK:-1}
 
 ug_trap_install
 tmp=$(mktemp -d)
