@@ -34,7 +34,12 @@
  *    -E2BIG)
  *  - only for a socket with UDP_GRO; with rx-gro-list and a plain socket
  *    the skb is a fraglist one, split back into the packets at the socket
- *    (udp_rcv_segment); with neither, nothing is merged
+ *    (udp_rcv_segment); with neither, nothing is merged; for no socket,
+ *    with rx-udp-gro-forwarding (NETIF_F_GRO_UDP_FWD, udp_gro_receive "!sk")
+ *
+ * One process (both devices reachable here) or split roles for two hosts
+ * (--role rx on the receiver, --role tx on the sender, joined by pipes:
+ * the receiver asks for each train with a line 'go').
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -95,7 +100,8 @@ static int parse_groups(const char *s, int n, int *grp, bool *drop)
 	return g;
 }
 
-enum rxmode { RX_GRO, RX_PLAIN, RX_PLAIN_FRAGLIST };
+/* the receiver: NONE has no socket (rx-udp-gro-forwarding merges for none) */
+enum rxmode { RX_GRO, RX_PLAIN, RX_PLAIN_FRAGLIST, RX_NONE };
 
 /*
  * From the groups: the taps (one per skb GRO delivers) and the reads
@@ -141,7 +147,7 @@ static void expect_out(const struct gpkt *p, int n, const char *groups, int fam,
 					     40 + p[first].dstopts);
 		taps[*ntaps].gso = cnt > 1 ? p[first].len : 0;
 		(*ntaps)++;
-		if (drop[g])
+		if (drop[g] || m == RX_NONE)
 			continue;
 		if (m == RX_PLAIN_FRAGLIST) {
 			for (i = 0; i < n; i++) {
@@ -390,7 +396,8 @@ static void usage_gro(void)
 	       "  --tx-dev (this namespace), the skbs GRO builds on --rx-dev (tap) and the\n"
 	       "  reads of a UDP socket there checked, flow by flow.  --rx: the receiving\n"
 	       "  socket has UDP_GRO (default), or is plain (with rx-gro-list on the\n"
-	       "  device: plain-fraglist).  --tries N: trains that crossed a jiffy are sent\n"
+	       "  device: plain-fraglist), or none: no socket, the taps alone are checked\n"
+	       "  (GRO merges for no socket with rx-udp-gro-forwarding).  --tries N: trains that crossed a jiffy are sent\n"
 	       "  again, at most N times (default 5).  --groups G replaces the expected\n"
 	       "  skbs (packet indexes: \"0-2;3\", 'x': dropped by UDP).\n"
 	       "  Split roles (two hosts): --role rx arms the tap and the socket, prints\n"
@@ -435,7 +442,7 @@ static void parse_gro(int argc, char **argv, struct gro_opts *o, struct gro_env 
 		{ "tx-reply", no_argument, NULL, O_REPLY },
 		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};
-	static const char *const rxmodes[] = { "gro", "plain", "plain-fraglist", NULL };
+	static const char *const rxmodes[] = { "gro", "plain", "plain-fraglist", "none", NULL };
 	static const char *const roles[] = { "rx", "tx", NULL };
 	int c, i;
 
@@ -525,19 +532,15 @@ static void parse_gro(int argc, char **argv, struct gro_opts *o, struct gro_env 
 	}
 }
 
-/* the receiver's side: tap, socket, counters (in @rxns, if given) */
-static void setup_rx(struct gro_env *env, const struct gro_opts *o)
+/* the receiving UDP socket, bound to -D and -p */
+static int rx_socket(const struct gro_env *env, const struct gro_opts *o)
 {
 	struct sockaddr_storage ss;
 	socklen_t sl;
-	int i, one = 1;
+	int i, one = 1, fd;
 
-	if (o->rxns)
-		wire_netns_enter(o->rxns);
-	get_mac(o->rxdev, env->dmac);
-	env->tapfd = wire_packet_socket(o->rxdev, wire_use_vnet(), NULL);
-	env->ufd = socket(env->fam == 4 ? AF_INET : AF_INET6, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	if (env->ufd < 0)
+	fd = socket(env->fam == 4 ? AF_INET : AF_INET6, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
 		ug_die_errno(1, "socket");
 	memset(&ss, 0, sizeof(ss));
 	if (env->fam == 4) {
@@ -555,14 +558,25 @@ static void setup_rx(struct gro_env *env, const struct gro_opts *o)
 		s->sin6_addr = env->dst.v6;
 		sl = sizeof(*s);
 	}
-	if (bind(env->ufd, (struct sockaddr *)&ss, sl))
+	if (bind(fd, (struct sockaddr *)&ss, sl))
 		ug_die_errno(1, "bind %s port %u", o->dst, env->dport);
 	/* room for every read of the longest train (66 skbs unmerged) */
 	i = 8 << 20;
-	if (setsockopt(env->ufd, SOL_SOCKET, SO_RCVBUFFORCE, &i, sizeof(i)))
-		setsockopt(env->ufd, SOL_SOCKET, SO_RCVBUF, &i, sizeof(i));
-	if (o->mode == RX_GRO && setsockopt(env->ufd, SOL_UDP, UDP_GRO, &one, sizeof(one)))
+	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &i, sizeof(i)))
+		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &i, sizeof(i));
+	if (o->mode == RX_GRO && setsockopt(fd, SOL_UDP, UDP_GRO, &one, sizeof(one)))
 		ug_skip("setsockopt UDP_GRO: %s", strerror(errno));
+	return fd;
+}
+
+/* the receiver's side: tap, socket, counters (in @rxns, if given) */
+static void setup_rx(struct gro_env *env, const struct gro_opts *o)
+{
+	if (o->rxns)
+		wire_netns_enter(o->rxns);
+	get_mac(o->rxdev, env->dmac);
+	env->tapfd = wire_packet_socket(o->rxdev, wire_use_vnet(), NULL);
+	env->ufd = o->mode == RX_NONE ? -1 : rx_socket(env, o);
 	env->snmpfd = open("/proc/self/net/snmp", O_RDONLY | O_CLOEXEC);
 	env->snmp6fd = open("/proc/self/net/snmp6", O_RDONLY | O_CLOEXEC);
 	if (o->rxns)
@@ -632,7 +646,7 @@ static int read_reply(int n)
 int wire_gro_main(int argc, char **argv)
 {
 	static const char *const rxname[] = { "UDP_GRO socket", "plain socket",
-					      "plain socket, rx-gro-list" };
+					      "plain socket, rx-gro-list", "no socket" };
 	static uint8_t fr[GRO_MAX_PKTS][1600];
 	static struct gout etaps[GRO_MAX_OUT], ereads[GRO_MAX_OUT], taps[GRO_MAX_OUT],
 			   reads[GRO_MAX_OUT];
