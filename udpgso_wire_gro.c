@@ -526,7 +526,7 @@ static void parse_gro(int argc, char **argv, struct gro_opts *o, struct gro_env 
 	case ROLE_TX:
 		ug_die_if(!o->txdev || !o->dmac, "gro --role tx: --tx-dev and --dst-mac are required");
 		ug_die_if(o->rxns || o->rxdev || o->tx_reply || o->groups,
-			  "gro --role tx: --rx-netns, --rx-dev, --rx, --tx-reply, --groups belong "
+			  "gro --role tx: --rx-netns, --rx-dev, --tx-reply, --groups belong "
 			  "to --role rx");
 		break;
 	}

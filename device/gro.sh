@@ -105,17 +105,22 @@ qsum() {		# SIDE WHAT: the sum of qstat rx_queue_*_WHAT, "" if not reported
 }
 
 # ---- one case -----------------------------------------------------------------
+declare -A st_said=()
 # run FAM CASE RXMODE [NOTE [RX-ARGS...]]: one KTAP line; sets OUT (the
 # checker's lines), RC, TR (tr_end)
 run() {
-	local fam=$1 c=$2 rx=$3 note=${4:-} name la ra st_l st_r why
+	local fam=$1 c=$2 rx=$3 note=${4:-} name la ra st_l st_r why side
 	shift $(($# < 4 ? $# : 4))
 	name="ipv$fam $c ($rx${note:+, $note})"
 	# shellcheck disable=SC2254
 	case "$name" in $only) ;; *) RC=skip; return 0 ;; esac
 	la=$(drv_addr local "$fam") ra=$(drv_addr remote "$fam")
-	drv_stats_begin local >/dev/null 2>&1
-	drv_stats_begin remote >/dev/null 2>&1
+	for side in local remote; do
+		drv_stats_begin "$side" >/dev/null 2>&1 && continue
+		# once per side: why there are no per-skb counters
+		[ -n "${st_said[$side]:-}" ] || ktap_info "$side per-skb counters: none (${DRV_STATS_WHY:-?})"
+		st_said[$side]=1
+	done
 	tr_begin
 	# rx's stdout (the 'go' lines) feeds tx; tx's answers come back by the fifo
 	"$BIN" gro --role rx "-$fam" -S "$ra" -D "$la" -p "$PORT" --rx-dev "$NETIF" -c "$c" \
@@ -193,7 +198,7 @@ selftest() {
 	"$BIN" gro --role rx "-$fam" -S "$ra" -D "$la" -p "$PORT" --rx-dev "$NETIF" -c same \
 		--groups "0-1;2-3" --tries 1 --tx-reply <"$tmpd/answers" 2>"$tmpd/out" |
 		drv_remote "$RBIN" gro --role tx "-$fam" -S "$ra" -D "$la" -p "$PORT" \
-			--tx-dev "$DRV_RIF" --dst-mac "$DRV_LMAC" -c same >"$tmpd/answers" 2>&1
+			--tx-dev "$DRV_RIF" --dst-mac "$DRV_LMAC" -c same >"$tmpd/answers" 2>"$tmpd/txerr"
 	rc=${PIPESTATUS[0]}
 	out=$(cat "$tmpd/out")
 	echo "$out" | sed 's/^/# /'
@@ -232,7 +237,7 @@ if why=$(base) && why=$(feat local "$NETIF" rx-gro-list on); then
 		done
 	done
 else
-	ktap_skip "gro: rx-gro-list" "$NETIF: $why"
+	ktap_skip "gro: rx-gro-list" "$why"
 fi
 
 # ---- rx-udp-gro-forwarding: GRO for no socket (what a forwarder gets) -----------
@@ -243,7 +248,7 @@ if why=$(base) && why=$(feat local "$NETIF" rx-udp-gro-forwarding on); then
 		done
 	done
 else
-	ktap_skip "gro: rx-udp-gro-forwarding" "$NETIF: $why"
+	ktap_skip "gro: rx-udp-gro-forwarding" "$why"
 fi
 
 # ---- the device's own coalescing: rx-gro-hw, LRO ----------------------------------
@@ -273,7 +278,7 @@ hw_case() {		# FEATURE FAM CASE
 }
 for f in rx-gro-hw lro; do
 	if ! why=$(base) || ! why=$(feat local "$NETIF" "$f" on); then
-		ktap_skip "gro: $f" "$NETIF: $why"
+		ktap_skip "gro: $f" "$why"
 		continue
 	fi
 	for fam in $DRV_FAMILIES; do
