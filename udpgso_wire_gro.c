@@ -55,6 +55,7 @@
 #include <sys/ioctl.h>
 
 #include "udpgso_wire.h"
+#include "udpgso_wire_gro.h"
 
 /* ---- expected skbs ------------------------------------------------------ */
 
@@ -99,9 +100,6 @@ static int parse_groups(const char *s, int n, int *grp, bool *drop)
 	}
 	return g;
 }
-
-/* the receiver: NONE has no socket (rx-udp-gro-forwarding merges for none) */
-enum rxmode { RX_GRO, RX_PLAIN, RX_PLAIN_FRAGLIST, RX_NONE };
 
 /*
  * From the groups: the taps (one per skb GRO delivers) and the reads
@@ -192,14 +190,6 @@ static void fmt_out(char *buf, size_t len, const struct gout *o, int n)
 }
 
 /* ---- the run ------------------------------------------------------------ */
-
-struct gro_env {
-	int fam;
-	struct wire_addr src, dst;
-	uint16_t dport;
-	uint8_t smac[6], dmac[6];
-	int txfd, tapfd, ufd, snmpfd, snmp6fd;
-};
 
 static void get_mac(const char *dev, uint8_t mac[6])
 {
@@ -382,193 +372,6 @@ static bool same_out(const struct gout *a, int na, const struct gout *b, int nb)
 	return true;
 }
 
-static void usage_gro(void)
-{
-	int i;
-
-	printf("usage: udpgso_wire gro -4|-6 -S SRC -D DST -p PORT --tx-dev DEV --rx-netns NS\n"
-	       "                       --rx-dev DEV -c CASE [--rx gro|plain|plain-fraglist]\n"
-	       "       udpgso_wire gro --role rx -4|-6 -S SRC -D DST -p PORT --rx-dev DEV\n"
-	       "                       [--rx-netns NS] -c CASE [--rx MODE] [--tx-reply]\n"
-	       "       udpgso_wire gro --role tx -4|-6 -S SRC -D DST -p PORT --tx-dev DEV\n"
-	       "                       --dst-mac MAC -c CASE\n"
-	       "  one UDP GRO conformance case: a train of crafted packets written on\n"
-	       "  --tx-dev (this namespace), the skbs GRO builds on --rx-dev (tap) and the\n"
-	       "  reads of a UDP socket there checked, flow by flow.  --rx: the receiving\n"
-	       "  socket has UDP_GRO (default), or is plain (with rx-gro-list on the\n"
-	       "  device: plain-fraglist), or none: no socket, the taps alone are checked\n"
-	       "  (GRO merges for no socket with rx-udp-gro-forwarding).  --tries N: trains that crossed a jiffy are sent\n"
-	       "  again, at most N times (default 5).  --groups G replaces the expected\n"
-	       "  skbs (packet indexes: \"0-2;3\", 'x': dropped by UDP).\n"
-	       "  Split roles (two hosts): --role rx arms the tap and the socket, prints\n"
-	       "  'go' on stdout for each train it wants and its verdict on stderr; with\n"
-	       "  --tx-reply it reads the tx role's answer to each 'go' on stdin (so a train\n"
-	       "  that crossed a jiffy on the sender is asked again, as above); without,\n"
-	       "  a train that does not match is asked again (at most --tries).  --role tx\n"
-	       "  writes the train to --dst-mac on --tx-dev for each line 'go' on stdin and\n"
-	       "  answers 'sent N crossed 0|1' on stdout; it exits at EOF.\n"
-	       "  -l lists the cases:\n");
-	for (i = 0; i < (int)wire_gro_ncases; i++) {
-		const char *only = "      ";
-
-		if (wire_gro_cases[i].fam)
-			only = wire_gro_cases[i].fam == 4 ? "(IPv4)" : "(IPv6)";
-		printf("  %-14s %s %s\n", wire_gro_cases[i].name, only, wire_gro_cases[i].what);
-	}
-}
-
-enum grole { ROLE_BOTH, ROLE_RX, ROLE_TX };
-
-struct gro_opts {
-	enum grole role;
-	const char *txdev, *rxns, *rxdev, *src, *dst, *cname, *groups, *dmac;
-	enum rxmode mode;
-	int tries;
-	bool tx_reply;
-};
-
-static void parse_gro(int argc, char **argv, struct gro_opts *o, struct gro_env *env)
-{
-	enum { O_TXDEV = 256, O_RXNS, O_RXDEV, O_RX, O_TRIES, O_GROUPS, O_ROLE, O_DMAC, O_REPLY };
-	static const struct option lo[] = {
-		{ "tx-dev", required_argument, NULL, O_TXDEV },
-		{ "rx-netns", required_argument, NULL, O_RXNS },
-		{ "rx-dev", required_argument, NULL, O_RXDEV },
-		{ "rx", required_argument, NULL, O_RX },
-		{ "tries", required_argument, NULL, O_TRIES },
-		{ "groups", required_argument, NULL, O_GROUPS },
-		{ "role", required_argument, NULL, O_ROLE },
-		{ "dst-mac", required_argument, NULL, O_DMAC },
-		{ "tx-reply", no_argument, NULL, O_REPLY },
-		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
-	};
-	static const char *const rxmodes[] = { "gro", "plain", "plain-fraglist", "none", NULL };
-	static const char *const roles[] = { "rx", "tx", NULL };
-	int c, i;
-
-	while ((c = getopt_long(argc, argv, "46S:D:p:c:lh", lo, NULL)) != -1) {
-		switch (c) {
-		case '4':
-			env->fam = 4;
-			break;
-		case '6':
-			env->fam = 6;
-			break;
-		case 'S':
-			o->src = optarg;
-			break;
-		case 'D':
-			o->dst = optarg;
-			break;
-		case 'p':
-			env->dport = (uint16_t)ug_parse_ll("-p", optarg, 1, 65535);
-			break;
-		case 'c':
-			o->cname = optarg;
-			break;
-		case O_TXDEV:
-			o->txdev = optarg;
-			break;
-		case O_RXNS:
-			o->rxns = optarg;
-			break;
-		case O_RXDEV:
-			o->rxdev = optarg;
-			break;
-		case O_RX:
-			o->mode = (enum rxmode)ug_parse_choice("--rx", optarg, rxmodes);
-			break;
-		case O_TRIES:
-			o->tries = (int)ug_parse_ll("--tries", optarg, 1, 20);
-			break;
-		case O_GROUPS:
-			o->groups = optarg;
-			ug_die_if(strspn(optarg, "0123456789-,;x") != strlen(optarg) || !*optarg,
-				  "--groups '%s': allowed packet indexes like 0-2;3x", optarg);
-			break;
-		case O_ROLE:
-			o->role = (enum grole)(ROLE_RX + ug_parse_choice("--role", optarg, roles));
-			break;
-		case O_DMAC:
-			o->dmac = optarg;
-			wire_parse_mac("--dst-mac", optarg, env->dmac);
-			break;
-		case O_REPLY:
-			o->tx_reply = true;
-			break;
-		case 'l':
-			for (i = 0; i < (int)wire_gro_ncases; i++)
-				printf("%s %d\n", wire_gro_cases[i].name, wire_gro_cases[i].fam);
-			exit(0);
-		case 'h':
-			usage_gro();
-			exit(0);
-		default:
-			ug_die(1, "gro: unknown option or missing value: '%s' (-h lists them)",
-			       argv[optind - 1]);
-		}
-	}
-	ug_die_if(optind != argc, "gro: unexpected argument '%s'", argv[optind]);
-	ug_die_if(!env->fam || !o->src || !o->dst || !env->dport || !o->cname,
-		  "gro: -4|-6, -S, -D, -p, -c are required");
-	switch (o->role) {
-	case ROLE_BOTH:
-		ug_die_if(!o->txdev || !o->rxns || !o->rxdev,
-			  "gro: --tx-dev, --rx-netns, --rx-dev are required (or --role rx|tx)");
-		ug_die_if(o->dmac || o->tx_reply,
-			  "gro: --dst-mac and --tx-reply belong to --role tx and --role rx");
-		break;
-	case ROLE_RX:
-		ug_die_if(!o->rxdev, "gro --role rx: --rx-dev is required");
-		ug_die_if(o->txdev || o->dmac,
-			  "gro --role rx: --tx-dev and --dst-mac belong to --role tx");
-		break;
-	case ROLE_TX:
-		ug_die_if(!o->txdev || !o->dmac, "gro --role tx: --tx-dev and --dst-mac are required");
-		ug_die_if(o->rxns || o->rxdev || o->tx_reply || o->groups,
-			  "gro --role tx: --rx-netns, --rx-dev, --tx-reply, --groups belong "
-			  "to --role rx");
-		break;
-	}
-}
-
-/* the receiving UDP socket, bound to -D and -p */
-static int rx_socket(const struct gro_env *env, const struct gro_opts *o)
-{
-	struct sockaddr_storage ss;
-	socklen_t sl;
-	int i, one = 1, fd;
-
-	fd = socket(env->fam == 4 ? AF_INET : AF_INET6, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		ug_die_errno(1, "socket");
-	memset(&ss, 0, sizeof(ss));
-	if (env->fam == 4) {
-		struct sockaddr_in *s = (struct sockaddr_in *)&ss;
-
-		s->sin_family = AF_INET;
-		s->sin_port = htons(env->dport);
-		s->sin_addr = env->dst.v4;
-		sl = sizeof(*s);
-	} else {
-		struct sockaddr_in6 *s = (struct sockaddr_in6 *)&ss;
-
-		s->sin6_family = AF_INET6;
-		s->sin6_port = htons(env->dport);
-		s->sin6_addr = env->dst.v6;
-		sl = sizeof(*s);
-	}
-	if (bind(fd, (struct sockaddr *)&ss, sl))
-		ug_die_errno(1, "bind %s port %u", o->dst, env->dport);
-	/* room for every read of the longest train (66 skbs unmerged) */
-	i = 8 << 20;
-	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &i, sizeof(i)))
-		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &i, sizeof(i));
-	if (o->mode == RX_GRO && setsockopt(fd, SOL_UDP, UDP_GRO, &one, sizeof(one)))
-		ug_skip("setsockopt UDP_GRO: %s", strerror(errno));
-	return fd;
-}
-
 /* the receiver's side: tap, socket, counters (in @rxns, if given) */
 static void setup_rx(struct gro_env *env, const struct gro_opts *o)
 {
@@ -594,8 +397,12 @@ static bool send_train(const struct gro_env *env, struct mmsghdr *mm, int n, con
 	while (coarse_ticks() == t0)
 		;
 	t0 = coarse_ticks();
-	if (sendmmsg(env->txfd, mm, n, 0) != n)
+	if (env->gso_buf) {
+		if (send(env->txfd, env->gso_buf, env->gso_len, 0) != (ssize_t)env->gso_len)
+			ug_die_errno(1, "GSO send of %zu bytes from %s", env->gso_len, txdev);
+	} else if (sendmmsg(env->txfd, mm, n, 0) != n) {
 		ug_die_errno(1, "sendmmsg on %s", txdev);
+	}
 	t1 = coarse_ticks();
 	return t1 != t0;
 }
@@ -615,32 +422,6 @@ static int tx_role(const struct gro_env *env, struct mmsghdr *mm, int n, const c
 		printf("sent %d crossed %d\n", n, send_train(env, mm, n, txdev));
 	}
 	return 0;
-}
-
-/* --role rx: the tx role's answer to 'go': 1 crossed a jiffy, 0 not */
-static int read_reply(int n)
-{
-	struct pollfd pfd = { .fd = 0, .events = POLLIN };
-	char line[64];
-	size_t u = 0;
-	int sent, crossed;
-
-	/* byte by byte: what follows the line is the next train's answer */
-	while (u < sizeof(line) - 1) {
-		ug_die_if(poll(&pfd, 1, 30000) <= 0,
-			  "gro --role rx: no answer from the tx role in 30 s (--tx-reply)");
-		ug_die_if(read(0, line + u, 1) != 1,
-			  "gro --role rx: the tx role ended (EOF on stdin, --tx-reply)");
-		if (line[u] == '\n')
-			break;
-		u++;
-	}
-	line[u] = 0;
-	ug_die_if(sscanf(line, "sent %d crossed %d", &sent, &crossed) != 2,
-		  "gro --role rx: tx answered '%s': allowed 'sent N crossed 0|1'", line);
-	ug_die_if(sent != n, "gro --role rx: tx sent %d packets, the case has %d (same -c, "
-		  "-4|-6 and udpgso_wire version on both sides?)", sent, n);
-	return crossed != 0;
 }
 
 int wire_gro_main(int argc, char **argv)
@@ -675,13 +456,15 @@ int wire_gro_main(int argc, char **argv)
 
 	if (o.role != ROLE_TX)
 		setup_rx(&env, &o);
-	if (o.role != ROLE_RX) {
+	if (o.role == ROLE_TX && o.gso) {
+		gso_setup(&env, p, n, o.cname);
+	} else if (o.role != ROLE_RX) {
 		get_mac(o.txdev, env.smac);
 		env.txfd = wire_packet_socket(o.txdev, false, NULL);
 		build_frames(&env, p, n, fr, mm, iov);
 	}
 	if (o.role == ROLE_TX)
-		return tx_role(&env, mm, n, o.txdev);
+		return tx_role(&env, mm, n, o.txdev ? o.txdev : "the UDP socket");
 	if (o.role == ROLE_RX) {
 		out = stderr;	/* stdout asks for the trains */
 		setvbuf(stdout, NULL, _IOLBF, 0);

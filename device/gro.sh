@@ -14,7 +14,8 @@
 # Receivers, IPv4 and IPv6 (DRV_FAMILIES): a UDP_GRO socket (every case), a
 # plain socket (nothing merged), rx-gro-list (fraglist skbs split back at a
 # plain socket; a UDP_GRO socket still gets UDP GRO), rx-udp-gro-forwarding
-# (no socket: GRO merges for forwarding), and the device's own coalescing
+# (no socket: GRO merges for forwarding), the train as one GSO send of the
+# remote (its device segmenting it, or its kernel), the device's own coalescing
 # (rx-gro-hw, LRO) where NETIF has it: the same expectations, and the
 # queue counters rx-hw-gro-packets / rx-hw-gro-wire-packets exact where the
 # driver reports them.  Beside every case: the driver's ip_summed and the
@@ -111,6 +112,8 @@ qsum() {		# SIDE WHAT: the sum of qstat rx_queue_*_WHAT, "" if not reported
 
 # ---- one case -----------------------------------------------------------------
 declare -A st_said=()
+# the tx role's own arguments (--gso: the train as one GSO send)
+TXARGS=()
 # run FAM CASE RXMODE [NOTE [RX-ARGS...]]: one KTAP line; sets OUT (the
 # checker's lines), RC, TR (tr_end)
 run() {
@@ -131,7 +134,7 @@ run() {
 	"$BIN" gro --role rx "-$fam" -S "$ra" -D "$la" -p "$PORT" --rx-dev "$NETIF" -c "$c" \
 		--rx "$rx" --tx-reply --tries "$TRIES" "$@" <"$tmpd/answers" 2>"$tmpd/out" |
 		drv_remote "$RBIN" gro --role tx "-$fam" -S "$ra" -D "$la" -p "$PORT" \
-			--tx-dev "$DRV_RIF" --dst-mac "$DRV_LMAC" -c "$c" \
+			--tx-dev "$DRV_RIF" --dst-mac "$DRV_LMAC" -c "$c" "${TXARGS[@]}" \
 			>"$tmpd/answers" 2>"$tmpd/txerr"
 	RC=${PIPESTATUS[0]}
 	OUT=$(cat "$tmpd/out" "$tmpd/txerr")
@@ -149,6 +152,18 @@ run() {
 	fi
 	case "$OUT" in *"train resent"*) name="$name [train resent: a jiffy ended in it]" ;; esac
 	why=$(echo "$OUT" | grep -m1 '^FAIL\|^SKIP\|udpgso_wire:')
+	# a GSO send: the receiver's per-skb counters must have seen the GSO
+	# skbs the driver handed over (passthrough) as the tracepoint did
+	if [ "$RC" = 0 ] && [ "${#TXARGS[@]}" -gt 0 ] && [ -n "$TR" ] && [ -n "$st_l" ]; then
+		local pass gso
+		pass=$(awk '$1 == "local.rx_gso_passthrough_skbs" { print $2 }' <<<"$st_l")
+		gso=${TR##* }
+		if [ "$pass" = "$gso" ]; then
+			name="$name [$gso GSO skbs from the device, counters agree]"
+		else
+			RC=1 why="local rx_gso_passthrough_skbs=${pass:-none}, the tracepoint saw $gso GSO skbs from the driver"
+		fi
+	fi
 	if [ "$RC" != 0 ] && [ -n "$TR" ] && [ "${TR%% *}" = 0 ]; then
 		# nothing of ours reached napi_gro_receive: not a GRO verdict
 		RC=4 why="$NETIF's driver handed none of the train to GRO (napi_gro_receive_entry never fired for it): no GRO in this receive path; ${why}"
@@ -231,6 +246,33 @@ else
 	ktap_skip "gro: GRO in $NETIF's NAPI" "$why"
 fi
 
+# ---- GSO sends from the remote --------------------------------------------------
+# The train as one UDP_SEGMENT send from a socket on the remote: segmented by
+# DRV_RIF (tx-udp-segmentation on) or by the remote's kernel (off).  The skbs
+# after GRO and the reads are the train's all the same: the packets merge in
+# GRO, or a GSO skb the driver hands over (a device that passes the sender's
+# GSO packet on: virtio-net with rx-gro-hw; veth) goes through whole.  The
+# driver line says which: "g GSO from the device".
+gso_sends() {		# NOTE
+	local fam c
+	TXARGS=(--gso)
+	for fam in $DRV_FAMILIES; do
+		for c in same small_last; do
+			run "$fam" "$c" gro "$1"
+		done
+	done
+	TXARGS=()
+}
+if why=$(base); then
+	for uso in on off; do
+		if why=$(feat remote "$DRV_RIF" tx-udp-segmentation "$uso"); then
+			gso_sends "GSO send, remote tx-udp-segmentation $uso"
+		else
+			ktap_skip "gro: GSO send, remote tx-udp-segmentation $uso" "$why"
+		fi
+	done
+fi
+
 # ---- rx-gro-list: a plain socket gets fraglist skbs, split back ------------------
 if why=$(base) && why=$(feat local "$NETIF" rx-gro-list on); then
 	for fam in $DRV_FAMILIES; do
@@ -260,10 +302,10 @@ fi
 # The skbs after GRO must still be what GRO makes of the train; the skbs that
 # came from the device as GSO (tracepoint) must be what the driver counted in
 # qstats rx-hw-gro-packets, their wire packets rx-hw-gro-wire-packets.
-hw_case() {		# FEATURE FAM CASE
+hw_case() {		# FEATURE FAM CASE [NOTE]
 	local f=$1 fam=$2 c=$3 p0 w0 p1 w1 n gso
 	p0=$(qsum local hw_gro_packets) w0=$(qsum local hw_gro_wire_packets)
-	run "$fam" "$c" gro "$f"
+	run "$fam" "$c" gro "$f${4:+, $4}"
 	[ "$RC" = skip ] && return 0
 	p1=$(qsum local hw_gro_packets) w1=$(qsum local hw_gro_wire_packets)
 	if [ -z "$p1" ]; then
@@ -290,6 +332,11 @@ for f in rx-gro-hw lro; do
 		for c in same ports max_count; do
 			hw_case "$f" "$fam" "$c"
 		done
+		# the remote's GSO send: where the device passes GSO packets on
+		# (virtio-net), the driver hands GSO skbs to GRO
+		TXARGS=(--gso)
+		hw_case "$f" "$fam" same "GSO send"
+		TXARGS=()
 	done
 done
 
