@@ -32,7 +32,8 @@ GRO_DIR=$(cd "$(dirname "$0")" && pwd)
 . "$GRO_DIR/../scripts/drv_env.sh"
 
 BIN=$UDPGSO_BIN/udpgso_wire
-PORT=9000
+# not 9000: udpgro_conf.sh counts port 9000 machine-wide (BPF) beside its cases
+PORT=9417
 # trains asked again when a jiffy ended in one on the sender (a loaded
 # sender, or veth, whose receive runs in the sender's sendmmsg): 10, not
 # udpgro_conf.sh's 5 (both hosts' per-skb counters and the tracepoint slow
