@@ -463,8 +463,11 @@ int wire_gro_main(int argc, char **argv)
 		env.txfd = wire_packet_socket(o.txdev, false, NULL);
 		build_frames(&env, p, n, fr, mm, iov);
 	}
-	if (o.role == ROLE_TX)
-		return tx_role(&env, mm, n, o.txdev ? o.txdev : "the UDP socket");
+	if (o.role == ROLE_TX) {
+		i = tx_role(&env, mm, n, o.txdev ? o.txdev : "the UDP socket");
+		free(env.gso_buf);
+		return i;
+	}
 	if (o.role == ROLE_RX) {
 		out = stderr;	/* stdout asks for the trains */
 		setvbuf(stdout, NULL, _IOLBF, 0);
