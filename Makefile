@@ -15,8 +15,8 @@ USER_TESTS := udpgso_bench.sh udpgso.sh udpgro.sh udpgro_fwd.sh udpgso_wire.sh u
 HARNESS_TESTS := scripts/tests/setup_test.sh scripts/tests/help_test.sh \
 		 scripts/tests/scripts_test.sh scripts/tests/kselftest_test.sh \
 		 scripts/tests/compare_test.sh scripts/tests/ab_stats_test.sh \
-		 scripts/tests/ab_report_test.sh
-TEST_FILES := settings config scripts kmod
+		 scripts/tests/ab_report_test.sh scripts/tests/device_test.sh
+TEST_FILES := settings config scripts kmod device
 
 COMMON := udpgso_common.c
 COMMON_H := udpgso_common.h
@@ -76,7 +76,7 @@ OUTPUT ?= $(CURDIR)
 BINS := $(addprefix $(OUTPUT)/,$(TEST_GEN_FILES))
 
 .PHONY: all run_tests check run modes bench kmod kmod-debug-check kmod-icount bpf install clean setup \
-	compare netif-check staircase
+	compare netif-check staircase device-check
 all: $(BINS) bpf
 
 # the BPF twin of kmod/ (bpf/udpgso_stats): without clang, bpftool,
@@ -156,6 +156,15 @@ kmod:
 # then reused; installs missing build tools first (scripts/vm/kmod_debug_kernel.sh)
 kmod-debug-check: all
 	@UDPGSO_BIN=$(OUTPUT) ./scripts/vm/kmod_debug_kernel.sh --setup
+
+# the device suite (device/*.sh, docs/device.md) against NETIF and a remote
+# host, in the kernel's NetDrvEpEnv terms: NETIF, LOCAL_V4/6, REMOTE_V4/6,
+# REMOTE_TYPE (netns|ssh), REMOTE_ARGS, or a net.config file; each file skips
+# (4) with the reason when NETIF is unset, and so does the target (exit 0)
+DEVICE_PROGS := $(sort $(wildcard device/*.sh))
+device-check: all
+	@rc=0; UDPGSO_BIN=$(OUTPUT) ./scripts/ksft_run.sh $(addprefix ./,$(DEVICE_PROGS)) || rc=$$?; \
+	if [ $$rc = 4 ]; then echo "device-check: skipped (see the reasons above)"; rc=0; fi; exit $$rc
 
 # NETIF mode of udpgso_ab.sh on a NIC with queues and IRQs: a TCG guest with
 # two multiqueue virtio-net NICs (scripts/vm/netif_guest.sh; its `run` case

@@ -161,6 +161,18 @@ _drv_side() {
 	esac
 }
 
+# _drv_side_exec SIDE CMD...: _drv_side, replacing the shell (in a subshell
+# of a background job: its pid is then CMD's, or ssh's)
+_drv_side_exec() {
+	local side=$1
+	shift
+	case "$side:$DRV_REMOTE_TYPE" in
+	local:*) exec "$@" ;;
+	remote:netns) exec ip netns exec "$REMOTE_ARGS" "$@" ;;
+	remote:ssh) exec ssh "${_drv_ssh_opts[@]}" "${_drv_rargs[@]}" -- "$(printf '%q ' "$@")" ;;
+	esac
+}
+
 # drv_deploy FILE: a path of FILE on the remote (netns: FILE itself; ssh:
 # copied into the remote temporary directory drv_env_init made, removed at
 # exit; once: the copies are listed in $DRV_TMP/deployed, so that a call in
@@ -323,8 +335,12 @@ drv_stats_begin() {
 	fi
 	rm -f "$DRV_TMP/st-$side.in" "$DRV_TMP/st-$side.out"
 	mkfifo "$DRV_TMP/st-$side.in" "$DRV_TMP/st-$side.out" || return 1
-	_drv_side "$side" "$st" serve --filter dev "$dev" <"$DRV_TMP/st-$side.in" \
-		>"$DRV_TMP/st-$side.out" 2>"$DRV_TMP/st-$side.err" &
+	# (without the other side's pipe ends: its tool must see EOF; exec, so
+	# that the pid is the tool itself, or ssh, whose end is the remote's EOF)
+	(
+		for fd in "${_drv_st_in[@]}" "${_drv_st_out[@]}"; do exec {fd}>&-; done
+		_drv_side_exec "$side" "$st" serve --filter dev "$dev"
+	) <"$DRV_TMP/st-$side.in" >"$DRV_TMP/st-$side.out" 2>"$DRV_TMP/st-$side.err" &
 	_drv_st_pid[$side]=$!
 	defer kill "${_drv_st_pid[$side]}"
 	local fin fout
@@ -335,6 +351,7 @@ drv_stats_begin() {
 		return 0
 	fi
 	exec {fin}>&- {fout}<&-
+	unset "_drv_st_in[$side]" "_drv_st_out[$side]"
 	wait "${_drv_st_pid[$side]}"
 	st=$?
 	_drv_st_kind[$side]=
@@ -357,17 +374,26 @@ drv_stats_end() {
 		;;
 	bpf*)
 		fin=${_drv_st_in[$side]} fout=${_drv_st_out[$side]}
-		echo "# $side per-skb counters: ${kind/bpf /bpf }"
+		local ans=()
 		printf 'counters\n' >&"$fin"
 		while IFS= read -r -t 20 -u "$fout" line; do
 			[ "$line" = . ] && break
+			ans+=("$line")
+		done
+		# EOF ends it; a process started since may hold the pipe: TERM
+		# too, before anything is printed (a reader that stops reading
+		# must not leave the tool running)
+		exec {fin}>&- {fout}<&-
+		kill "${_drv_st_pid[$side]}" 2>/dev/null
+		wait "${_drv_st_pid[$side]}" 2>/dev/null
+		unset "_drv_st_in[$side]" "_drv_st_out[$side]"
+		echo "# $side per-skb counters: $kind"
+		for line in "${ans[@]}"; do
 			case "$line" in
 			'#'*) echo "# $side $line" ;;
 			*) echo "$side.$line" ;;
 			esac
 		done
-		exec {fin}>&- {fout}<&-
-		wait "${_drv_st_pid[$side]}" 2>/dev/null
 		;;
 	*) echo "drv_stats_end $side: no drv_stats_begin" >&2; return 1 ;;
 	esac
@@ -383,7 +409,12 @@ drv_restore_now() {
 	return $rc
 }
 # the deferred restore: tried twice (a restore cut short by a signal says so)
-_drv_restore_at_exit() { drv_restore_now || drv_restore_now; }
+# (DRV_NO_RESTORE=1: none, a knob for scripts/tests/device_test.sh to show
+# that device/env.sh's restore cases fail then)
+_drv_restore_at_exit() {
+	[ "${DRV_NO_RESTORE:-0}" = 1 ] && return 0
+	drv_restore_now || drv_restore_now
+}
 
 # drv_snap_save local|remote: the snapshot text of that host's device
 drv_snap_save() {
@@ -460,7 +491,7 @@ _drv_resolve_remote() {
 	if [ "$DRV_REMOTE_TYPE" = ssh ]; then
 		_drv_ssh_opts=(-o BatchMode=yes -o ConnectTimeout=5 -o ServerAliveInterval=5
 			-o ServerAliveCountMax=3 -o ControlMaster=auto -o "ControlPath=$DRV_TMP/cm-%C"
-			-o ControlPersist=600)
+			-o ControlPersist=yes)
 		if ! timeout 20 ssh "${_drv_ssh_opts[@]}" "${_drv_rargs[@]}" -- true </dev/null >/dev/null 2>&1; then
 			_drv_die "REMOTE_ARGS='$REMOTE_ARGS': ssh does not answer (BatchMode, ConnectTimeout 5): allowed a host reachable with keys"
 		fi
@@ -545,7 +576,7 @@ drv_env_init() {
 	_drv_validate
 	why=$(ug_need_cmd mktemp timeout) || drv_ksft_skip_all "$why"
 	ug_trap_install
-	DRV_TMP=$(mktemp -d /tmp/ugdrv.XXXXXX)
+	DRV_TMP=$(mktemp -d -t ugdrv.XXXXXX)
 	defer rm -rf "$DRV_TMP"
 	_drv_resolve_remote
 	drv_snap_save local >"$DRV_TMP/snap.local" ||
