@@ -318,7 +318,7 @@ hw_case() {		# FEATURE FAM CASE [NOTE]
 		return 0
 	fi
 	read -r n _ _ _ _ gso <<<"${TR:-x x x x x x}"
-	local name="ipv$fam $c ($f): qstats rx-hw-gro-packets +$((p1 - p0)), wire packets +$((w1 - w0))"
+	local name="ipv$fam $c ($f${4:+, $4}): qstats rx-hw-gro-packets +$((p1 - p0)), wire packets +$((w1 - w0))"
 	if [ -z "$TR" ]; then
 		ktap_skip "$name" "no tracepoint to count the device's GSO skbs against"
 	elif [ "$((p1 - p0))" = "$gso" ] && { [ "$gso" = 0 ] && [ "$((w1 - w0))" = 0 ] ||
