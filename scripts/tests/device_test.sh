@@ -35,6 +35,9 @@ done
 export UDPGSO_BIN
 # device/gso.sh: one send per case, two sizes per variant (the full run: results/)
 export DRV_GSO_QUICK=${DRV_GSO_QUICK:-1}
+# device/gro.sh: the six cases of the other receivers for the UDP_GRO socket too
+# (every case: results/devgro-2026-11-25/)
+export DRV_GRO_QUICK=${DRV_GRO_QUICK:-1}
 
 ug_trap_install
 tmp=$(mktemp -d)
