@@ -81,7 +81,11 @@ echo changed
 case "$1" in
 ok) exit 0 ;;
 fail) exit 1 ;;
-wait) ug_nap 600; echo "not killed"; exit 3 ;;
+wait)	# (wait returns at once on a trapped signal; the sleep is ended at exit)
+	sleep 600 &
+	defer kill "$!"
+	wait "$!"
+	echo "not killed"; exit 3 ;;
 esac'
 # every child reads the values drv_env_init exported, not net.config
 child_env=(UG_TOP="$UG_TOP" NET_CONFIG=/dev/null UDPGSO_BIN="$UDPGSO_BIN")
@@ -347,6 +351,7 @@ run_child() {
 		sed 's/^/#   /' "$tmp/out" "$tmp/err" | head -n 5
 	elif [ -n "$sig" ] && [ "$rc" != "$want" ]; then
 		ktap_fail "restore after $name" "exit $rc, want $want (killed by SIG$sig)"
+		sed 's/^/#   /' "$tmp/out" "$tmp/err" | head -n 5
 	elif [ -z "$sig" ] && [ "$rc" != "$want" ]; then
 		ktap_fail "restore after $name" "exit $rc, want $want"
 	elif [ -n "$sig" ] && [ -z "$mid" ]; then

@@ -27,7 +27,8 @@
 #   drv_feat_get SIDE DEV FEATURE       prints on|off (1: no such feature)
 #   drv_counters SIDE DEV     snapshot.sh counters of DEV on SIDE
 #   drv_stats_begin SIDE / drv_stats_end SIDE   per-skb counters of the
-#                             side's device (kmod where loaded, else BPF)
+#                             side's device (kmod where loaded, else BPF);
+#                             begin in the case's shell, end also in $(...)
 #   drv_restore_now           both hosts back to the snapshot (between cases)
 #   drv_addr local|remote 4|6, drv_dev local|remote, drv_ksft_skip_all REASON
 # Sets: DRV_LIF (=NETIF), DRV_RIF (remote device), DRV_LMAC, DRV_RMAC,

@@ -111,8 +111,9 @@ suite netns 0 "${ENV[@]}" REMOTE_TYPE=netns REMOTE_ARGS="$NP"
 
 # the restore cases of env.sh must be able to fail
 if [ -x "$UG_TOP/device/env.sh" ]; then
-	ip netns exec "$NH" env NET_CONFIG=/dev/null DRV_NO_RESTORE=1 DRV_ENV_KILLS=0 DRV_ENV_QUICK=1 DRV_ENV_PARTS=restore "${ENV[@]}" \
-		REMOTE_TYPE=netns REMOTE_ARGS="$NP" "$UG_TOP/device/env.sh" >"$tmp/broken.log" 2>&1 </dev/null
+	ip netns exec "$NH" env NET_CONFIG=/dev/null DRV_NO_RESTORE=1 DRV_ENV_KILLS=0 \
+		DRV_ENV_QUICK=1 DRV_ENV_PARTS=restore "${ENV[@]}" REMOTE_TYPE=netns REMOTE_ARGS="$NP" \
+		"$UG_TOP/device/env.sh" >"$tmp/broken.log" 2>&1 </dev/null
 	rc=$?
 	if [ -n "${DEVICE_TEST_LOGS:-}" ]; then
 		mkdir -p "$DEVICE_TEST_LOGS" && cp "$tmp/broken.log" "$DEVICE_TEST_LOGS/broken_restore.log"
