@@ -259,7 +259,8 @@ run() {
 	ktap_ok "$name: ${last#\# expect: }"
 }
 
-# must_fail NAME CLASS FAM LEN GSO [expect options]: the checker must fail
+# must_fail NAME CLASSES FAM LEN GSO [expect options]: the checker must fail
+# with one of CLASSES (an ERE alternation)
 must_fail() {
 	local name=$1 class=$2 fam=$3 len=$4 gso=$5
 	shift 5
@@ -267,8 +268,8 @@ must_fail() {
 	case "$name" in $only) ;; *) return 0 ;; esac
 	pair "$fam" "$len" "$gso" --count 1 "$@"
 	sed 's/^/# remote: /' "$tmp/expect"
-	if [ "$erc" = 1 ] && grep -q "^FAIL .*: $class: " "$tmp/expect"; then
-		ktap_ok "$name: failed as expected ($(grep -m1 -o "$class: .*" "$tmp/expect"))"
+	if [ "$erc" = 1 ] && grep -Eq "^FAIL .*: ($class): " "$tmp/expect"; then
+		ktap_ok "$name: failed as expected ($(grep -m1 -Eo "($class): .*" "$tmp/expect"))"
 	else
 		ktap_fail "$name" "expect exit $erc, no '$class' failure: the checker passed a bad send"
 	fi
@@ -310,7 +311,11 @@ for fam in $DRV_FAMILIES; do
 	mss=$((MTU - (fam == 4 ? 28 : 48)))
 	must_fail "ipv$fam selftest: expect told seed 1 for a seed-0 send" payload \
 		"$fam" $((3 * mss + 7)) "$mss" --seed 1
-	must_fail "ipv$fam selftest: expect told gso_size $((mss - 8)) for $mss" seg_size \
+	# without a virtio_net header (before 6.2) a frame longer than the gso_size
+	# told passes for a GSO frame of 2 segments: the IPv4 ID sequence or the
+	# segment count fails instead of the size
+	must_fail "ipv$fam selftest: expect told gso_size $((mss - 8)) for $mss" \
+		'seg_size|ip_id|seg_count' \
 		"$fam" $((3 * mss + 7)) "$mss" -M $((mss - 8))
 	# the consistency check can fail: the counters of the wrong host (the
 	# remote's device, which sent none of it) must disagree
