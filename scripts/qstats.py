@@ -6,13 +6,6 @@ one line each, named as older drivers name them in `ethtool -S`:
 
     qstat rx_queue_0_packets 123
     qstat tx_queue_1_bytes 4567
-    qstat tx_queue_0_hw_gso_wire_packets 200
-
-The other per-queue stats a driver reports (alloc failures, drops,
-checksum kinds, hardware GRO rx-hw-gro-*, hardware GSO tx-hw-gso-*, stops
-and wakes) are printed the same way, named after their netlink attribute
-(NETDEV_A_QSTATS_TX_HW_GSO_PACKETS: tx_queue_N_hw_gso_packets), only where
-the driver fills them in.
 
 Since 6.10 drivers such as virtio_net report these through netlink only
 (`ethtool -S` keeps the per-queue drops and kicks); snapshot.sh counters
@@ -39,15 +32,6 @@ NETDEV_CMD_QSTATS_GET = 12
 A_IFINDEX, A_QTYPE, A_QID, A_SCOPE = 1, 2, 3, 4
 A_STATS = {8: ("rx", "packets"), 9: ("rx", "bytes"),
            10: ("tx", "packets"), 11: ("tx", "bytes")}
-# the rest of enum netdev_qstats attributes (uapi netdev.h, 6.10..6.12), in order
-for _i, _n in enumerate(
-        ("rx alloc_fail", "rx hw_drops", "rx hw_drop_overruns", "rx csum_complete",
-         "rx csum_unnecessary", "rx csum_none", "rx csum_bad", "rx hw_gro_packets",
-         "rx hw_gro_bytes", "rx hw_gro_wire_packets", "rx hw_gro_wire_bytes",
-         "rx hw_drop_ratelimits", "tx hw_drops", "tx hw_drop_errors", "tx csum_none",
-         "tx needs_csum", "tx hw_gso_packets", "tx hw_gso_bytes", "tx hw_gso_wire_packets",
-         "tx hw_gso_wire_bytes", "tx hw_drop_ratelimits", "tx stop", "tx wake")):
-    A_STATS[12 + _i] = tuple(_n.split())
 QTYPE = {0: "rx", 1: "tx"}
 SCOPE_QUEUE = 1
 
