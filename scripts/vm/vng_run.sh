@@ -17,7 +17,7 @@
 # UG_VNG_QEMU_ROOT=DIR: the QEMU extracted under DIR (scripts/setup.sh --for
 # device-guest: QEMU 10) instead of the one on PATH: vng --qemu
 # DIR/usr/bin/qemu-system-x86_64 with its firmware (-L DIR/usr/share/qemu -L
-# DIR/usr/share/seabios).
+# DIR/usr/share/seabios, QEMU_MODULE_DIR=DIR/usr/lib/x86_64-linux-gnu/qemu).
 # Exit: the command's exit code, 124 when the guest timed out, 255 when it
 # died (vng got no exit code: a panic shows on the console), 4 when vng or
 # qemu is missing (the reason on stderr).
@@ -83,6 +83,8 @@ vng=("$VNG" -r "$kernel" --cpus "$cpus" --memory "$mem")
 if [ -n "${UG_VNG_QEMU_ROOT:-}" ]; then
 	q=$UG_VNG_QEMU_ROOT
 	vng+=(--qemu "$q/usr/bin/qemu-system-x86_64" "--qemu-opts=-L $q/usr/share/qemu -L $q/usr/share/seabios")
+	# its own modules (audio etc.), not the installed QEMU's
+	export QEMU_MODULE_DIR=$q/usr/lib/x86_64-linux-gnu/qemu
 fi
 # UG_VNG_VERBOSE=1: the guest kernel's console too (a panic, an oops)
 [ "${UG_VNG_VERBOSE:-0}" = 1 ] && vng+=(--verbose)

@@ -1,0 +1,247 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Inside the guest of scripts/vm/device_guest.sh (after device_setup.sh):
+# what the two virtio-net NICs do with UDP GSO, measured, as KTAP.
+#
+#   scripts/vm/device_probe.sh --profile qemu10|qemu72 [--sends N]
+#
+# Needs NETIF, REMOTE_V4, REMOTE_V6 and the remote device in netns ugremote
+# (device_setup.sh).  Cases:
+#   features     ethtool -k of both NICs; tx-udp-segmentation switched on
+#                must take on qemu10 and stay off [fixed] on qemu72
+#   uso          N GSO sends of 10 x 1472 B (v4; v6 10 x 1452) with USO on
+#                and off and the peer's rx-gro-hw on and off, permanent
+#                neighbour entries both ways: the local NIC's tx packets, the
+#                peer NIC's rx packets, exact (USO on: N and N when the peer's
+#                device coalesces, else 10 N; off: 10 N and 10 N), and every
+#                byte read by the peer's socket (plain; UDP_GRO too where the
+#                peer's driver gets GSO skbs), the peer's UDP MIB beside it
+#   neighbour    v4 sends after the neighbour entries are flushed: local tx =
+#                1 ARP request + (N - the arp_cache's unresolved_discards)
+#                sends (x10 without USO)
+#   qstats       the netdev qstats each NIC reports (scripts/qstats.py), tx-hw-gso-*
+#                and rx-hw-gro-* named where present
+#   (each send) ip_summed, gso_size and gso_type of what the peer's driver
+#                hands to GRO (tracepoint net:napi_gro_receive_entry), counted
+# Every setting changed is put back at exit.
+set -u
+
+. "$(dirname "$0")/../lib.sh"
+
+profile= sends=20
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--profile) profile=${2:-}; shift 2 || ug_die "--profile: needs qemu10 or qemu72" ;;
+	--sends) sends=${2:-}; shift 2 || ug_die "--sends: needs a number" ;;
+	-h | --help) ug_help; exit 0 ;;
+	*) ug_die "unknown option '$1' (see -h)" ;;
+	esac
+done
+case "$profile" in qemu10 | qemu72) ;; *) ug_die "--profile '$profile': allowed qemu10, qemu72" ;; esac
+case "$sends" in '' | 0 | *[!0-9]*) ug_die "--sends '$sends': allowed 1..1000" ;; esac
+for v in NETIF REMOTE_V4 REMOTE_V6; do
+	[ -n "${!v:-}" ] || ug_die "$v unset: run under scripts/vm/device_setup.sh"
+done
+
+RNS=ugremote
+PY=/usr/bin/python3
+rif=$(ip -n "$RNS" -o addr show to "$REMOTE_V4" | awk '{ print $2; exit }')
+[ -n "$rif" ] || ug_die "REMOTE_V4 $REMOTE_V4 is on no device in netns $RNS"
+ktap_header
+ug_trap_install
+
+feat() {	# [-n NS] DEV FEATURE: its ethtool -k value ("on", "off [fixed]")
+	local ns=()
+	[ "$1" = -n ] && { ns=(ip netns exec "$2"); shift 2; }
+	"${ns[@]}" ethtool -k "$1" | awk -v f="$2:" '$1 == f { $1 = ""; sub(/^ /, ""); print }'
+}
+setf() {	# [-n NS] DEV FEATURE on|off, put back at exit
+	local ns=() old
+	[ "$1" = -n ] && { ns=(ip netns exec "$2"); shift 2; }
+	old=$("${ns[@]}" ethtool -k "$1" | awk -v f="$2:" '$1 == f { print $2 }')
+	defer "${ns[@]}" ethtool -K "$1" "$2" "$old"
+	"${ns[@]}" ethtool -K "$1" "$2" "$3" 2>/dev/null
+}
+stat() { cat "/sys/class/net/$1/statistics/$2"; }
+rstat() { ip netns exec "$RNS" cat "/sys/class/net/$rif/statistics/$1"; }
+
+# ---- features ----------------------------------------------------------------
+for f in tx-checksumming tx-udp-segmentation rx-gro-hw rx-checksumming generic-receive-offload; do
+	ktap_info "features: $f: $NETIF $(feat "$NETIF" "$f"), peer $rif $(feat -n "$RNS" "$rif" "$f")"
+done
+setf "$NETIF" tx-udp-segmentation on
+got=$(feat "$NETIF" tx-udp-segmentation)
+if [ "$profile" = qemu10 ]; then want=on; else want="off [fixed]"; fi
+if [ "$got" = "$want" ]; then
+	ktap_ok "features: $profile: tx-udp-segmentation after -K on: $got"
+else
+	ktap_fail "features: $profile: tx-udp-segmentation after -K on" "got '$got', want '$want'"
+fi
+
+# ---- the sends ------------------------------------------------------------------
+tr=/sys/kernel/tracing
+[ -d "$tr/events" ] || mount -t tracefs nodev "$tr" 2>/dev/null
+inst=
+if [ -d "$tr/instances" ] && mkdir "$tr/instances/ugdev" 2>/dev/null; then
+	inst=$tr/instances/ugdev
+	defer rmdir "$inst"
+	echo "name == \"$rif\"" >"$inst/events/net/napi_gro_receive_entry/filter"
+fi
+work=$(mktemp -d /tmp/ugprobe.XXXXXX)
+defer rm -rf "$work"
+
+# the peer's UDP MIB (its netns): "InDatagrams InErrors RcvbufErrors InCsumErrors"
+udpmib() {	# FAMILY
+	if [ "$1" = 4 ]; then
+		ip netns exec "$RNS" awk '/^Udp:/ { n++; if (n == 1) for (i = 2; i <= NF; i++) k[$i] = i;
+			else print $k["InDatagrams"], $k["InErrors"], $k["RcvbufErrors"], $k["InCsumErrors"] }' /proc/net/snmp
+	else
+		ip netns exec "$RNS" awk '{ v[$1] = $2 } END { print v["Udp6InDatagrams"], v["Udp6InErrors"],
+			v["Udp6RcvbufErrors"], v["Udp6InCsumErrors"] }' /proc/net/snmp6
+	fi
+}
+mibdiff() { paste -d' ' <(echo "$1" | tr ' ' '\n') <(echo "$2" | tr ' ' '\n') |
+	awk '{ printf "%s%d", NR > 1 ? " " : "", $2 - $1 }'; }
+# the arp_cache's unresolved_discards, summed over CPUs (hex per CPU)
+unres() {
+	local c i s=0 f
+	read -ra f </proc/net/stat/arp_cache
+	for i in "${!f[@]}"; do [ "${f[i]}" = unresolved_discards ] && c=$i; done
+	while read -ra f; do s=$((s + 16#${f[c]})); done < <(tail -n +2 /proc/net/stat/arp_cache)
+	echo "$s"
+}
+
+# send FAMILY GRO: N sends of 10 x SEG B (v4 1472, v6 1452) to the peer's
+# socket (GRO 1: with UDP_GRO); sets tx rx (local NIC tx packets, peer NIC
+# rx packets), sock ("reads bytes" the socket got), mib (the peer's UDP MIB
+# delta), ev (what the peer's driver handed to GRO: ip_summed, gso_size and
+# gso_type (16 bits in the tracepoint) of each skb, counted)
+send() {
+	local fam=$1 gro=$2 dst t0 r0 m0 out rpid
+	if [ "$fam" = 4 ]; then dst=$REMOTE_V4 seg=1472; else dst=$REMOTE_V6 seg=1452; fi
+	[ -z "$inst" ] || { : >"$inst/trace"; echo 1 >"$inst/events/net/napi_gro_receive_entry/enable"; }
+	rm -f "$work/rx" "$work/rx.ready"
+	ip netns exec "$RNS" "$PY" -c '
+import socket, sys
+fam = socket.AF_INET if sys.argv[1] == "4" else socket.AF_INET6
+s = socket.socket(fam, socket.SOCK_DGRAM)
+s.setsockopt(socket.SOL_SOCKET, 33, 16 << 20)	# SO_RCVBUFFORCE: no drops for a slow reader
+if sys.argv[3] == "1":
+    s.setsockopt(socket.SOL_UDP, 104, 1)	# UDP_GRO
+s.bind(("0.0.0.0" if sys.argv[1] == "4" else "::", 9024))
+print("ready", flush=True)
+s.settimeout(3)
+n = b = 0
+try:
+    while True:
+        b += len(s.recv(65536)); n += 1
+except socket.timeout:
+    pass
+open(sys.argv[2], "w").write("%d %d\n" % (n, b))
+' "$fam" "$work/rx" "$gro" >"$work/rx.ready" &
+	rpid=$!
+	for _ in $(seq 1 100); do grep -q ready "$work/rx.ready" 2>/dev/null && break; sleep 0.1; done
+	t0=$(stat "$NETIF" tx_packets) r0=$(rstat rx_packets) m0=$(udpmib "$fam")
+	out=$("$PY" -c '
+import socket, sys
+fam = socket.AF_INET if sys.argv[1] == "4" else socket.AF_INET6
+s = socket.socket(fam, socket.SOCK_DGRAM)
+seg = int(sys.argv[4])
+s.setsockopt(socket.SOL_UDP, 103, seg)	# UDP_SEGMENT
+for i in range(int(sys.argv[3])):
+    s.sendto(bytes([i & 0xff]) * (10 * seg), (sys.argv[2], 9024))
+' "$fam" "$dst" "$sends" "$seg" 2>&1) || ktap_info "sender: $(echo "$out" | tail -1)"
+	wait "$rpid"
+	tx=$(($(stat "$NETIF" tx_packets) - t0)) rx=$(($(rstat rx_packets) - r0))
+	mib=$(mibdiff "$m0" "$(udpmib "$fam")")
+	sock=$(cat "$work/rx" 2>/dev/null)
+	ev=
+	if [ -n "$inst" ]; then
+		echo 0 >"$inst/events/net/napi_gro_receive_entry/enable"
+		ev=$(grep -o 'ip_summed=[0-9]*.*gso_size=[0-9]* gso_type=0x[0-9a-f]*' "$inst/trace" |
+			sed 's/ hash=.*gso_size/ gso_size/' | sort | uniq -c |
+			awk '{ $1 = $1 "x"; print }' | paste -sd ';' -)
+	fi
+}
+
+# permanent neighbour entries both ways for the exact counts: no ARP, ND or
+# reachability probe among the counted packets (removed at exit)
+lmac=$(cat "/sys/class/net/$NETIF/address")
+rmac=$(ip netns exec "$RNS" cat "/sys/class/net/$rif/address")
+static_neigh() {
+	local a
+	for a in "$REMOTE_V4" "$REMOTE_V6"; do
+		ip neigh replace "$a" lladdr "$rmac" dev "$NETIF" nud permanent
+		defer ip neigh del "$a" dev "$NETIF"
+	done
+	for a in "$LOCAL_V4" "$LOCAL_V6"; do
+		ip -n "$RNS" neigh replace "$a" lladdr "$lmac" dev "$rif" nud permanent
+		defer ip -n "$RNS" neigh del "$a" dev "$rif"
+	done
+}
+
+# uso: every USO x peer rx-gro-hw combination the devices allow, v4 and v6,
+# a plain socket; with USO and the device's coalescing on, a UDP_GRO socket too
+usos="off"
+[ "$(feat "$NETIF" tx-udp-segmentation)" = "off [fixed]" ] || usos="off on"
+grohw="on"
+case "$(feat -n "$RNS" "$rif" rx-gro-hw)" in *fixed*) ;; *) grohw="on off" ;; esac
+static_neigh
+for fam in 4 6; do
+	for u in $usos; do
+		for g in $grohw; do
+			for sk in 0 1; do
+				[ "$sk" = 0 ] || { [ "$u" = on ] && [ "$g" = on ]; } || continue
+				setf "$NETIF" tx-udp-segmentation "$u"
+				setf -n "$RNS" "$rif" rx-gro-hw "$g"
+				send "$fam" "$sk"
+				wtx=$((sends * 10)) wrx=$((sends * 10)) bytes=$((sends * 10 * seg))
+				[ "$u" = on ] && wtx=$sends
+				[ "$u" = on ] && [ "$g" = on ] && wrx=$sends
+				skn=plain
+				[ "$sk" = 1 ] && skn=UDP_GRO
+				name="uso: v$fam USO $u, peer rx-gro-hw $g, $skn socket: $sends sends of 10 x $seg"
+				got="local tx $tx packets, peer rx $rx, socket '$sock' (reads bytes), peer UDP MIB in/errors/rcvbuf/csum +$mib"
+				if [ "$tx" = "$wtx" ] && [ "$rx" = "$wrx" ] && [ "${sock#* }" = "$bytes" ]; then
+					ktap_ok "$name: $got"
+				else
+					ktap_fail "$name" "$got; want tx $wtx, rx $wrx, $bytes bytes read"
+				fi
+				ktap_info "  peer driver -> GRO: ${ev:-no trace}"
+			done
+		done
+	done
+done
+
+# neighbour: v4 sends after a flush of both sides' entries: the first send
+# meets an unresolved neighbour (an ARP request, the arp_cache queue)
+for u in $usos; do
+	setf "$NETIF" tx-udp-segmentation "$u"
+	setf -n "$RNS" "$rif" rx-gro-hw on
+	ip neigh del "$REMOTE_V4" dev "$NETIF" 2>/dev/null
+	ip -n "$RNS" neigh del "$LOCAL_V4" dev "$rif" 2>/dev/null
+	ip neigh flush dev "$NETIF"
+	ip -n "$RNS" neigh flush dev "$rif"
+	d0=$(unres) ld0=$(stat "$NETIF" tx_dropped)
+	send 4 0
+	dd=$(($(unres) - d0)) ldd=$(($(stat "$NETIF" tx_dropped) - ld0))
+	if [ "$u" = on ]; then per=1; else per=10; fi
+	ktap_info "neighbour: v4 USO $u, entries flushed first: local tx $tx packets, peer rx $rx, socket '$sock', arp_cache unresolved_discards +$dd, $NETIF tx_dropped +$ldd, peer UDP MIB +$mib; driver -> GRO: ${ev:-no trace}"
+	# what left: the ARP request and (N - discarded) sends (x10 without USO)
+	if [ "$tx" -eq $(((sends - dd) * per + 1)) ]; then
+		ktap_ok "neighbour: v4 USO $u: local tx $tx = 1 ARP request + ($sends sends - $dd discarded while unresolved) x $per"
+	else
+		ktap_fail "neighbour: v4 USO $u: local tx $tx" "want 1 ARP request + ($sends - $dd discarded) x $per = $(((sends - dd) * per + 1))"
+	fi
+done
+
+# ---- qstats -----------------------------------------------------------------------
+ql=$("$PY" "$UG_TOP/scripts/qstats.py" "$NETIF" | awk '{ sub(/_queue_[0-9]+_/, " ", $2); print $2 }' | sort -u | paste -sd ' ' -)
+qr=$(ip netns exec "$RNS" "$PY" "$UG_TOP/scripts/qstats.py" "$rif" | awk '{ sub(/_queue_[0-9]+_/, " ", $2); print $2 }' | sort -u | paste -sd ' ' -)
+ktap_info "qstats: $NETIF reports per queue: ${ql:-nothing}"
+ktap_info "qstats: $rif reports per queue: ${qr:-nothing}"
+case " $ql $qr " in
+*hw_gso* | *hw_gro*) ktap_ok "qstats: hardware GSO/GRO counters reported" ;;
+*) ktap_skip "qstats: tx-hw-gso-* / rx-hw-gro-*" "virtio_net on $(uname -r) reports none of them (its qstats: ${ql:-none})" ;;
+esac
+ktap_finish
