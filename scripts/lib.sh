@@ -197,6 +197,32 @@ veth_pair() {
 	ip -n "$(ns_name "$1")" link set "$2" up
 	ip -n "$(ns_name "$3")" link set "$4" up
 }
+# ug_sshd_start NS ADDR PORT DIR: an sshd of our own in our namespace NS on
+# ADDR:PORT (root login with a throwaway key; host and user keys, config and
+# log in DIR), killed at exit (deferred); sets UG_SSH_ARGS, the ssh options
+# and destination that reach it (for REMOTE_ARGS).  1 when it does not listen
+# within 5 s (its log: DIR/sshd.log)
+ug_sshd_start() {
+	local ns=$1 addr=$2 port=$3 k=$4
+	mkdir -p "$k" || return 1
+	ssh-keygen -q -t ed25519 -N '' -f "$k/host" </dev/null || return 1
+	ssh-keygen -q -t ed25519 -N '' -f "$k/id" </dev/null || return 1
+	cp "$k/id.pub" "$k/authorized_keys" || return 1
+	printf '%s\n' "ListenAddress $addr" "Port $port" "HostKey $k/host" "PidFile $k/sshd.pid" \
+		"AuthorizedKeysFile $k/authorized_keys" "PermitRootLogin prohibit-password" \
+		"PasswordAuthentication no" "KbdInteractiveAuthentication no" "UsePAM no" \
+		"StrictModes no" "LogLevel ERROR" >"$k/sshd_config" || return 1
+	# sshd wants /run/sshd: a private /run in its own mount namespace
+	ip netns exec "$(ns_name "$ns")" unshare -m --propagation private sh -c \
+		'mount -t tmpfs ugssh /run && mkdir -m 0755 /run/sshd &&
+		 exec /usr/sbin/sshd -D -e -f "$1"' _ "$k/sshd_config" 2>"$k/sshd.log" &
+	defer kill "$!"
+	UG_SSH_ARGS="-F /dev/null -p $port -i $k/id -o IdentitiesOnly=yes"
+	UG_SSH_ARGS+=" -o UserKnownHostsFile=$k/known_hosts -o GlobalKnownHostsFile=/dev/null"
+	UG_SSH_ARGS+=" -o StrictHostKeyChecking=no -o LogLevel=ERROR root@$addr"
+	ug_wait_port -t "$ns" "$port" "" 5
+}
+
 # ---- ports -------------------------------------------------------------------
 # ug_nap SECS: sleep without a fork (a read that times out on a pipe of our own)
 ug_nap() {
