@@ -52,27 +52,27 @@ static void wire_sockaddr(const struct wire_addr *a, uint16_t port,
 }
 
 /* one capture, checked to the end; the summary or the failure on stdout */
-static int wire_capture_check(const struct wire_cap *c, const struct wire_expect *e,
-			      const char *label)
+int wire_capture_check(const struct wire_cap *c, const struct wire_expect *e,
+		       const char *label, struct wire_state *st_out)
 {
-	struct wire_state st;
+	struct wire_state st0, *st = st_out ? st_out : &st0;
 	enum wire_err err = WE_OK;
 	char why[256];
 
-	if (!wire_capture(c, e, &st, &err, why, sizeof(why)))
-		wire_check_end(e, &st, &err, why, sizeof(why));
+	if (!wire_capture(c, e, st, &err, why, sizeof(why)))
+		wire_check_end(e, st, &err, why, sizeof(why));
 	if (err != WE_OK) {
 		printf("FAIL %s: %s: %s\n", label, wire_err_name(err), why);
 		return -(int)err;
 	}
 	printf("PASS %s: %d segments in %d frames (%d GSO frames), payload %u B at gso %u; "
-	       "UDP csum full %d partial %d zero %d%s\n", label, st.segs, st.frames,
-	       st.gso_frames, st.off, e->gso, st.full, st.partial, st.zero,
-	       st.ipv4_df < 0 ? "" : st.ipv4_df ? "; IPv4 DF, IDs in sequence" :
+	       "UDP csum full %d partial %d zero %d%s\n", label, st->segs, st->frames,
+	       st->gso_frames, st->off, e->gso, st->full, st->partial, st->zero,
+	       st->ipv4_df < 0 ? "" : st->ipv4_df ? "; IPv4 DF, IDs in sequence" :
 	       "; IPv4 no DF, IDs in sequence");
 	if (e->tunnel_port)
 		printf("# outer headers checked in %d frames, %d outer checksums over the "
-		       "completed inner one (local checksum offload)\n", st.frames, st.lco);
+		       "completed inner one (local checksum offload)\n", st->frames, st->lco);
 	return 0;
 }
 
@@ -96,7 +96,18 @@ static void usage_send(void)
 	       "  --vxlan PORT --osrc A --odst A [--outer-zero-ok]  segments inside vxlan\n"
 	       "  --geneve PORT ...  the same inside geneve\n"
 	       "  --seed N          payload pattern seed (0..255)\n"
-	       "  --ttl N           TTL / hop limit expected (default 64; 0: any)\n");
+	       "  --ttl N           TTL / hop limit expected (default 64; 0: any)\n"
+	       "  --mtu N           the path MTU, for the IPv4 DF expectation (default 1500)\n"
+	       "  --sport PORT      bind this source port (default: any)\n"
+	       "  --timeout MS      quiet time that ends a capture (default 500; expect 3000)\n"
+	       "two hosts: the receiver's `expect` piped into the sender's stdin\n"
+	       "  send --no-capture [--go-stdin]  no capture here; with --go-stdin one send per\n"
+	       "                    line 'go' read on stdin ('ready' ignored), until EOF\n"
+	       "  expect ... -i DEV --sport PORT [--count N] [--linger MS] [--out FILE]\n"
+	       "                    the same expectation options, -S the sender: captures on DEV\n"
+	       "                    (--dir in by default), prints 'ready' then one 'go' per send\n"
+	       "                    on stdout and checks each send's segments; verdict on\n"
+	       "                    stderr or FILE; exit 0 when all N sends passed\n");
 }
 
 static int errno_by_name(const char *s)
@@ -112,6 +123,37 @@ static int errno_by_name(const char *s)
 	ug_die(1, "--expect-errno '%s': allowed EINVAL, EMSGSIZE, EIO", s);
 }
 
+/*
+ * expect: the capture on @dev (ingress unless --dir says), a UDP socket on
+ * the destination port so that the host answers no ICMP (no UDP_GRO on it:
+ * the segments stay segments), then the go/capture loop
+ */
+static int wire_expect_role(struct wire_expect *e, struct wire_cap *cap, const char *dev,
+			    const char *capns, bool dir_set, int count, int timeout, int linger,
+			    const char *out)
+{
+	struct sockaddr_storage ss;
+	char label[96];
+	socklen_t sl;
+	int us;
+
+	if (!dir_set)
+		cap->egress = false;
+	cap->timeout_ms = timeout > 0 ? timeout : 3000;
+	cap->linger_ms = linger >= 0 ? linger : 100;
+	if (e->gso >= e->total)
+		e->gso = 0;
+	wire_netns_enter(capns);
+	cap->fd = wire_packet_socket(dev, wire_use_vnet(), NULL);
+	us = socket(e->dst.family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	wire_sockaddr(&e->dst, e->dport, &ss, &sl);
+	if (us < 0 || bind(us, (struct sockaddr *)&ss, sl))
+		ug_die_errno(1, "expect: bind UDP port %u on -D (this host's address)", e->dport);
+	snprintf(label, sizeof(label), "%s len %u gso %u", e->dst.family == AF_INET ? "ipv4" :
+		 "ipv6", e->total, e->gso);
+	return wire_expect_run(cap, e, count ? count : 1, label, out);
+}
+
 /* a sticky IPv6 options header of @len bytes: one PadN over its body */
 static void wire_ip6_opts(int fd, int type, int len)
 {
@@ -124,10 +166,11 @@ static void wire_ip6_opts(int fd, int type, int len)
 		ug_die_errno(1, "%s", type == IPV6_DSTOPTS ? "IPV6_DSTOPTS" : "IPV6_HOPOPTS");
 }
 
-static int wire_send_main(int argc, char **argv)
+static int wire_send_main(int argc, char **argv, bool expect)
 {
 	enum { O_CMSG = 256, O_CONNECT, O_DSTOPTS, O_NOCHECK, O_ERRNO, O_VXLAN, O_OSRC,
-	       O_ODST, O_OZERO, O_SEED, O_CAPNS, O_DIR, O_PMTU, O_GENEVE, O_TTL, O_HOPOPTS };
+	       O_ODST, O_OZERO, O_SEED, O_CAPNS, O_DIR, O_PMTU, O_GENEVE, O_TTL, O_HOPOPTS,
+	       O_SPORT, O_NOCAP, O_GOSTDIN, O_COUNT, O_TIMEOUT, O_LINGER, O_MTU, O_OUT };
 	static const struct option lo[] = {
 		{ "cmsg", no_argument, NULL, O_CMSG }, { "connect", no_argument, NULL, O_CONNECT },
 		{ "dstopts", required_argument, NULL, O_DSTOPTS },
@@ -144,15 +187,26 @@ static int wire_send_main(int argc, char **argv)
 		{ "cap-netns", required_argument, NULL, O_CAPNS },
 		{ "dir", required_argument, NULL, O_DIR },
 		{ "pmtudisc-do", no_argument, NULL, O_PMTU },
+		{ "sport", required_argument, NULL, O_SPORT },
+		{ "no-capture", no_argument, NULL, O_NOCAP },
+		{ "go-stdin", no_argument, NULL, O_GOSTDIN },
+		{ "count", required_argument, NULL, O_COUNT },
+		{ "timeout", required_argument, NULL, O_TIMEOUT },
+		{ "linger", required_argument, NULL, O_LINGER },
+		{ "mtu", required_argument, NULL, O_MTU },
+		{ "out", required_argument, NULL, O_OUT },
 		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};
 	static const char *const dirs[] = { "out", "in", NULL };
 	const char *src = NULL, *dst = NULL, *dev = NULL, *capns = NULL, *osrc = NULL,
-		   *odst = NULL;
+		   *odst = NULL, *out = NULL, *mode = expect ? "expect" : "send";
 	struct wire_expect e = { .df = -1, .ttl = 64 };
+	bool no_cap = false, go_stdin = false;
+	int count = 0, mtu = 1500, sport = 0, linger = -1, timeout = -1;
 	struct sockaddr_storage ss;
 	struct wire_cap cap = { .egress = true, .timeout_ms = 500 };
 	bool use_cmsg = false, do_connect = false, nocheck = false, pmtu_do = false;
+	bool dir_set = false;
 	int family = 0, o, fd, dstopts = 0, hopopts = 0, want_errno = 0, one = 1;
 	char ctl[CMSG_SPACE(sizeof(uint16_t))], label[128];
 	struct msghdr msg = { 0 };
@@ -237,19 +291,53 @@ static int wire_send_main(int argc, char **argv)
 			break;
 		case O_DIR:
 			cap.egress = ug_parse_choice("--dir", optarg, dirs) == 0;
+			dir_set = true;
+			break;
+		case O_SPORT:
+			sport = (int)ug_parse_ll("--sport", optarg, 1, 65535);
+			break;
+		case O_NOCAP:
+			no_cap = true;
+			break;
+		case O_GOSTDIN:
+			go_stdin = true;
+			break;
+		case O_COUNT:
+			count = (int)ug_parse_ll("--count", optarg, 1, 100000);
+			break;
+		case O_TIMEOUT:
+			timeout = (int)ug_parse_ll("--timeout", optarg, 1, 600000);
+			break;
+		case O_LINGER:
+			linger = (int)ug_parse_ll("--linger", optarg, 0, 600000);
+			break;
+		case O_MTU:
+			mtu = (int)ug_parse_ll("--mtu", optarg, 68, 65535);
+			break;
+		case O_OUT:
+			out = optarg;
 			break;
 		case 'h':
 			usage_send();
 			exit(0);
 		default:
-			ug_die(1, "send: unknown option or missing value: '%s' (-h lists them)",
-			       argv[optind - 1]);
+			ug_die(1, "%s: unknown option or missing value: '%s' (-h lists them)",
+			       mode, argv[optind - 1]);
 		}
 	}
-	ug_die_if(optind != argc, "send: unexpected argument '%s'", argv[optind]);
+	ug_die_if(optind != argc, "%s: unexpected argument '%s'", mode, argv[optind]);
 	ug_die_if(!family || !src || !dst || !e.dport || !e.total,
-		  "send: -4|-6, -S, -D, -p and -s are required (-h: usage)");
-	ug_die_if(!want_errno && !dev, "send: -i DEV (the capture device) is required");
+		  "%s: -4|-6, -S, -D, -p and -s are required (-h: usage)", mode);
+	ug_die_if(!want_errno && !dev && !no_cap && !expect,
+		  "send: -i DEV (the capture device) is required, or --no-capture");
+	ug_die_if(no_cap && dev, "send: -i and --no-capture exclude each other");
+	ug_die_if(go_stdin && !no_cap, "send: --go-stdin needs --no-capture (expect captures)");
+	ug_die_if(!expect && (count || out || linger >= 0),
+		  "send: --count, --out and --linger belong to expect");
+	ug_die_if(expect && (no_cap || go_stdin || want_errno || do_connect || use_cmsg),
+		  "expect: --no-capture, --go-stdin, --expect-errno, --connect, --cmsg belong to send");
+	ug_die_if(expect && (!dev || !sport),
+		  "expect: -i DEV (the capture device) and --sport PORT (the sender's) are required");
 	ug_die_if((dstopts || hopopts) && family != AF_INET6,
 		  "--dstopts/--hopopts: IPv6 only (-6)");
 	ug_die_if(e.tunnel_port && (!osrc || !odst), "--vxlan/--geneve need --osrc and --odst");
@@ -269,9 +357,15 @@ static int wire_send_main(int argc, char **argv)
 	 * whole skb fits the route MTU, so a GSO send's segments go without DF
 	 */
 	if (family == AF_INET)
-		e.df = pmtu_do || e.total + 28 <= 1500;
+		e.df = pmtu_do || e.total + 28 <= (uint32_t)mtu;
+	if (timeout > 0)
+		cap.timeout_ms = timeout;
+	e.sport = (uint16_t)sport;
+	if (expect)
+		return wire_expect_role(&e, &cap, dev, capns, dir_set, count, timeout, linger,
+					out);
 
-	if (dev) {
+	if (dev && !want_errno) {
 		wire_netns_enter(capns);
 		cap.fd = wire_packet_socket(dev, wire_use_vnet(), NULL);
 		wire_netns_enter(NULL);
@@ -280,9 +374,9 @@ static int wire_send_main(int argc, char **argv)
 	fd = socket(family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		ug_die_errno(1, "socket");
-	wire_sockaddr(&e.src, 0, &ss, &sl);
+	wire_sockaddr(&e.src, (uint16_t)sport, &ss, &sl);
 	if (bind(fd, (struct sockaddr *)&ss, sl))
-		ug_die_errno(1, "bind %s", src);
+		ug_die_errno(1, "bind %s port %d", src, sport);
 	sl = sizeof(ss);
 	getsockname(fd, (struct sockaddr *)&ss, &sl);
 	e.sport = ug_get_port(&ss);
@@ -327,9 +421,14 @@ static int wire_send_main(int argc, char **argv)
 		msg.msg_control = ctl;
 		ug_cmsg_add_segment(&msg, sizeof(ctl), (uint16_t)e.gso);
 	}
-	n = sendmsg(fd, &msg, 0);
 	snprintf(label, sizeof(label), "%s len %u gso %u%s", family == AF_INET ? "ipv4" : "ipv6",
 		 e.total, e.gso, e.gso ? (use_cmsg ? " (cmsg)" : " (setsockopt)") : "");
+	if (go_stdin) {
+		n = wire_go_stdin(fd, &msg, e.total, want_errno, label);
+		free(buf);
+		return (int)n;
+	}
+	n = sendmsg(fd, &msg, 0);
 	if (want_errno) {
 		free(buf);
 		if (n < 0 && errno == want_errno) {
@@ -350,7 +449,11 @@ static int wire_send_main(int argc, char **argv)
 	ug_die_if(n != (ssize_t)e.total, "sendmsg: sent %zd of %u", n, e.total);
 	if (e.gso >= e.total)
 		e.gso = 0;	/* one datagram: no segmentation */
-	return wire_capture_check(&cap, &e, label) ? 1 : 0;
+	if (no_cap) {
+		printf("sent %s: %u bytes, not captured here\n", label, e.total);
+		return 0;
+	}
+	return wire_capture_check(&cap, &e, label, NULL) ? 1 : 0;
 }
 
 /* ---- selftest: the checker must fail on bad segments --------------------- */
@@ -557,7 +660,7 @@ static int wire_selftest_main(int argc, char **argv)
 			for (i = 0; i < n; i++)
 				if (send(ifd, fr[i], flen[i], 0) != (ssize_t)flen[i])
 					ug_die_errno(1, "send on %s", inj);
-			r = wire_capture_check(&cap, &e, muts[m].name);
+			r = wire_capture_check(&cap, &e, muts[m].name, NULL);
 			err = r ? (enum wire_err)-r : WE_OK;
 		} else {
 			for (i = 0; i < n && r >= 0; i++)
@@ -584,17 +687,21 @@ int main(int argc, char **argv)
 	ug_set_prog("udpgso_wire");
 	opterr = 0;	/* one line of our own on bad options */
 	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
-		printf("usage: udpgso_wire send|selftest|gro [-h] [options]\n"
+		printf("usage: udpgso_wire send|expect|selftest|gro [-h] [options]\n"
 		       "  send      one UDP (GSO) send, every segment captured and checked\n"
+		       "  expect    the receiving host's half: capture and check sends asked\n"
+		       "            on stdout ('go') of a `send --no-capture --go-stdin`\n"
 		       "  selftest  the checker against crafted bad segments\n"
 		       "  gro       one UDP GRO conformance case\n");
 		return argc < 2 ? 1 : 0;
 	}
 	if (!strcmp(argv[1], "send"))
-		return wire_send_main(argc - 1, argv + 1);
+		return wire_send_main(argc - 1, argv + 1, false);
+	if (!strcmp(argv[1], "expect"))
+		return wire_send_main(argc - 1, argv + 1, true);
 	if (!strcmp(argv[1], "selftest"))
 		return wire_selftest_main(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "gro"))
 		return wire_gro_main(argc - 1, argv + 1);
-	ug_die(1, "mode '%s': allowed send, selftest, gro", argv[1]);
+	ug_die(1, "mode '%s': allowed send, expect, selftest, gro", argv[1]);
 }

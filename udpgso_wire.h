@@ -172,6 +172,24 @@ struct wire_cap {
 int wire_capture(const struct wire_cap *c, const struct wire_expect *e, struct wire_state *st,
 		 enum wire_err *err, char *why, size_t wlen);
 void wire_parse_mac(const char *opt, const char *s, uint8_t mac[6]);
+/*
+ * wire_capture + wire_check_end, one PASS/FAIL line on stdout named @label;
+ * what was seen into *@st_out when not NULL.  0 or the negated wire_err
+ */
+int wire_capture_check(const struct wire_cap *c, const struct wire_expect *e,
+		       const char *label, struct wire_state *st_out);
+
+/* ---- two hosts (udpgso_wire_expect.c) --------------------------------- */
+/*
+ * expect: print `ready` on stdout, then `go` and capture + check one send
+ * at a time, @count times; the verdict on stderr (or into @out).  0 or 1
+ */
+int wire_expect_run(const struct wire_cap *c, const struct wire_expect *e, int count,
+		    const char *label, const char *out);
+/* send --go-stdin: sendmsg once per `go` line on stdin, until EOF.  0 or 1 */
+struct msghdr;
+int wire_go_stdin(int fd, struct msghdr *msg, uint32_t total, int want_errno,
+		  const char *label);
 
 /* ---- UDP GRO conformance (udpgso_wire_gro.c, its cases in _grocases.c) */
 #define GRO_MAX_PKTS	80	/* packets in a train */

@@ -32,6 +32,9 @@ NETDEV_CMD_QSTATS_GET = 12
 A_IFINDEX, A_QTYPE, A_QID, A_SCOPE = 1, 2, 3, 4
 A_STATS = {8: ("rx", "packets"), 9: ("rx", "bytes"),
            10: ("tx", "packets"), 11: ("tx", "bytes")}
+# the device's own GSO (6.11+; reported by drivers that count it): one
+# hw_gso packet per GSO skb the device segmented, hw_gso_wire its segments
+A_STATS.update({28: ("tx", "hw_gso_packets"), 30: ("tx", "hw_gso_wire_packets")})
 QTYPE = {0: "rx", 1: "tx"}
 SCOPE_QUEUE = 1
 
