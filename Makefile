@@ -34,8 +34,10 @@ WIRE_CHECK := udpgso_wire_cap.c udpgso_wire_pkt.c udpgso_wire.h
 GSO_PARTS := udpgso_cases.c udpgso_opts.c udpgso_sink.c udpgso.h $(WIRE_CHECK)
 # udpgso_wire: send + self-test (udpgso_wire.c), the capture (_cap),
 # packets and the segment check (_pkt), the UDP GRO conformance runner
-# (_gro) and its cases (_grocases), the two-host expect/send roles (_expect)
-WIRE_PARTS := udpgso_wire_gro.c udpgso_wire_grocases.c udpgso_wire_expect.c $(WIRE_CHECK)
+# (_gro), its cases (_grocases), its options and two-host roles (_grorole),
+# the two-host GSO expect/send roles (_expect)
+WIRE_PARTS := udpgso_wire_gro.c udpgso_wire_grocases.c udpgso_wire_grorole.c \
+	udpgso_wire_expect.c udpgso_wire_gro.h $(WIRE_CHECK)
 
 CFLAGS ?= -O2
 # "-D_GNU_SOURCE=" (empty) equals a "#define _GNU_SOURCE" line; it is here

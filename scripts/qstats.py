@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 """qstats.py DEV: a device's per-queue packet and byte counters from the
 netdev generic netlink family (NETDEV_CMD_QSTATS_GET, scope queue; 6.10+),
-one line each, named as older drivers name them in `ethtool -S`:
+one line each, named as older drivers name them in `ethtool -S` (also the
+rx checksum, rx-hw-gro-* and tx-hw-gso-* counters where the driver reports them):
 
     qstat rx_queue_0_packets 123
     qstat tx_queue_1_bytes 4567
@@ -31,10 +32,14 @@ NLMSG_DONE = 3
 NETDEV_CMD_QSTATS_GET = 12
 A_IFINDEX, A_QTYPE, A_QID, A_SCOPE = 1, 2, 3, 4
 A_STATS = {8: ("rx", "packets"), 9: ("rx", "bytes"),
-           10: ("tx", "packets"), 11: ("tx", "bytes")}
-# the device's own GSO (6.11+; reported by drivers that count it): one
-# hw_gso packet per GSO skb the device segmented, hw_gso_wire its segments
-A_STATS.update({28: ("tx", "hw_gso_packets"), 30: ("tx", "hw_gso_wire_packets")})
+           10: ("tx", "packets"), 11: ("tx", "bytes"),
+           # what the driver reports of its checksum and coalescing work
+           15: ("rx", "csum_complete"), 16: ("rx", "csum_unnecessary"),
+           17: ("rx", "csum_none"), 18: ("rx", "csum_bad"),
+           19: ("rx", "hw_gro_packets"), 21: ("rx", "hw_gro_wire_packets"),
+           # the device's own GSO (6.11+): one hw_gso packet per GSO skb the
+           # device segmented, hw_gso_wire its segments (uapi netdev.h: 28, 30)
+           28: ("tx", "hw_gso_packets"), 30: ("tx", "hw_gso_wire_packets")}
 QTYPE = {0: "rx", 1: "tx"}
 SCOPE_QUEUE = 1
 
