@@ -128,6 +128,17 @@ mibdiff() {	# "A..." "B...": B - A, field by field
 	for i in "${!a[@]}"; do o+="${o:+ }$((b[i] - a[i]))"; done
 	echo "$o"
 }
+# this side's UDP MIB and qdisc drops: "OutDatagrams SndbufErrors qdisc-drops"
+localmib() {
+	local m
+	if [ "$1" = 4 ]; then
+		m=$(awk '/^Udp:/ { n++; if (n == 1) for (i = 2; i <= NF; i++) k[$i] = i
+			else print $k["OutDatagrams"], $k["SndbufErrors"] }' /proc/net/snmp)
+	else
+		m=$(awk '{ v[$1] = $2 } END { print v["Udp6OutDatagrams"], v["Udp6SndbufErrors"] }' /proc/net/snmp6)
+	fi
+	echo "$m $(tc -s qdisc show dev "$NETIF" | awk '/dropped/ { gsub(/,/, ""); print $7 + 0; exit }')"
+}
 # the arp_cache's unresolved_discards, summed over CPUs (hex per CPU)
 unres() {
 	local c i s=0 f
@@ -172,7 +183,7 @@ open(sys.argv[2], "w").write("%d %d\n" % (n, b))
 ' "$fam" "$work/rx" "$gro" >"$work/rx.ready" &
 	rpid=$!
 	for _ in $(seq 1 100); do grep -q ready "$work/rx.ready" 2>/dev/null && break; sleep 0.1; done
-	t0=$(stat "$NETIF" tx_packets) r0=$(rstat rx_packets) m0=$(udpmib "$fam")
+	t0=$(stat "$NETIF" tx_packets) r0=$(rstat rx_packets) m0=$(udpmib "$fam") l0=$(localmib "$fam")
 	out=$("$PY" -c '
 import socket, sys
 fam = socket.AF_INET if sys.argv[1] == "4" else socket.AF_INET6
@@ -184,7 +195,7 @@ for i in range(int(sys.argv[3])):
 ' "$fam" "$dst" "$sends" "$seg" 2>&1) || ktap_info "sender: $(echo "$out" | tail -1)"
 	wait "$rpid"
 	tx=$(($(stat "$NETIF" tx_packets) - t0)) rx=$(($(rstat rx_packets) - r0))
-	mib=$(mibdiff "$m0" "$(udpmib "$fam")")
+	mib=$(mibdiff "$m0" "$(udpmib "$fam")") lmib=$(mibdiff "$l0" "$(localmib "$fam")")
 	sock=$(cat "$work/rx" 2>/dev/null)
 	ev= xev= txo=0 rxo=0 txb=-1 rxb=-1
 	if [ -n "$inst" ]; then
@@ -233,7 +244,7 @@ for fam in 4 6; do
 				skn=plain
 				[ "$sk" = 1 ] && skn=UDP_GRO
 				name="uso: v$fam USO $u, peer rx-gro-hw $g, $skn socket: $sends sends of 10 x $seg"
-				got="local tx_packets +$tx, peer rx_packets +$rx; UDP skbs at the local driver's xmit $txb, at the peer driver's GRO entry $rxb (other: $txo, $rxo); socket '$sock' (reads bytes), peer UDP MIB in/errors/rcvbuf/csum +$mib"
+				got="local tx_packets +$tx, peer rx_packets +$rx; UDP skbs at the local driver's xmit $txb, at the peer driver's GRO entry $rxb (other: $txo, $rxo); socket '$sock' (reads bytes), peer UDP MIB in/errors/rcvbuf/csum +$mib, local UDP out/sndbuf-errors, qdisc drops +$lmib"
 				# exact: the UDP skbs at both drivers; the NIC counters
 				# with the stack's own small packets beside them (ARP, ND,
 				# MLD, one sent between the counter read and the trace stop)
