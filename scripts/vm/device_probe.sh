@@ -3,7 +3,7 @@
 # Inside the guest of scripts/vm/device_guest.sh (after device_setup.sh):
 # what the two virtio-net NICs do with UDP GSO, measured, as KTAP.
 #
-#   scripts/vm/device_probe.sh --profile qemu10|qemu72 [--sends N]
+#   scripts/vm/device_probe.sh --profile qemu10|qemu72 [--sends N] [--only CASE,...]
 #
 # Needs NETIF, REMOTE_V4, REMOTE_V6 and the remote device in netns ugremote
 # (device_setup.sh).  Cases:
@@ -32,17 +32,24 @@ set -u
 
 . "$(dirname "$0")/../lib.sh"
 
-profile= sends=20
+profile= sends=20 only=features,uso,neighbour,qstats
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--profile) profile=${2:-}; shift 2 || ug_die "--profile: needs qemu10 or qemu72" ;;
 	--sends) sends=${2:-}; shift 2 || ug_die "--sends: needs a number" ;;
+	--only) only=${2:-}; shift 2 || ug_die "--only: needs a list of features,uso,neighbour,qstats" ;;
 	-h | --help) ug_help; exit 0 ;;
 	*) ug_die "unknown option '$1' (see -h)" ;;
 	esac
 done
 case "$profile" in qemu10 | qemu72) ;; *) ug_die "--profile '$profile': allowed qemu10, qemu72" ;; esac
 case "$sends" in '' | 0 | *[!0-9]*) ug_die "--sends '$sends': allowed 1..1000" ;; esac
+for c in ${only//,/ }; do
+	case "$c" in features | uso | neighbour | qstats) ;;
+	*) ug_die "--only '$only': allowed a list of features,uso,neighbour,qstats" ;;
+	esac
+done
+case_on() { [[ ",$only," == *",$1,"* ]]; }
 for v in NETIF REMOTE_V4 REMOTE_V6; do
 	[ -n "${!v:-}" ] || ug_die "$v unset: run under scripts/vm/device_setup.sh"
 done
@@ -70,6 +77,7 @@ stat() { cat "/sys/class/net/$1/statistics/$2"; }
 rstat() { ip netns exec "$RNS" cat "/sys/class/net/$rif/statistics/$1"; }
 
 # ---- features ----------------------------------------------------------------
+if case_on features; then
 for f in tx-checksumming tx-udp-segmentation rx-gro-hw rx-checksumming generic-receive-offload; do
 	ktap_info "features: $f: $NETIF $(feat "$NETIF" "$f"), peer $rif $(feat -n "$RNS" "$rif" "$f")"
 done
@@ -90,6 +98,7 @@ if [ "$got" = "$want" ]; then
 	ktap_ok "features: $profile: tx-udp-segmentation after -K on: $got ($why)"
 else
 	ktap_fail "features: $profile: tx-udp-segmentation after -K on" "got '$got', want '$want'"
+fi
 fi
 
 # ---- the sends ------------------------------------------------------------------
@@ -240,6 +249,7 @@ usos="off"
 [ "$(feat "$NETIF" tx-udp-segmentation)" = "off [fixed]" ] || usos="off on"
 grohw="on"
 case "$(feat -n "$RNS" "$rif" rx-gro-hw)" in *fixed*) ;; *) grohw="on off" ;; esac
+if case_on uso; then
 static_neigh
 for fam in 4 6; do
 	for u in $usos; do
@@ -273,12 +283,14 @@ for fam in 4 6; do
 		done
 	done
 done
+fi
 
 # neighbour: v4 sends after a flush of both sides' entries: the first send
 # meets an unresolved neighbour (an ARP request; the sends queue on the
 # arp_cache entry, up to unres_qlen_bytes, the oldest discarded beyond).
 # Once with the default queue, once with NETIF's unres_qlen_bytes cut to
 # 20000 (one GSO send's truesize, about): discards then are likely
+if case_on neighbour; then
 qb=/proc/sys/net/ipv4/neigh/$NETIF/unres_qlen_bytes
 qb0=$(cat "$qb")
 defer sysctl -qw "net.ipv4.neigh.$NETIF.unres_qlen_bytes=$qb0"
@@ -307,8 +319,10 @@ for q in "$qb0" 20000; do
 		fi
 	done
 done
+fi
 
 # ---- qstats -----------------------------------------------------------------------
+if case_on qstats; then
 ql=$("$PY" "$UG_TOP/scripts/qstats.py" "$NETIF" | awk '{ sub(/_queue_[0-9]+_/, " ", $2); print $2 }' | sort -u | paste -sd ' ' -)
 qr=$(ip netns exec "$RNS" "$PY" "$UG_TOP/scripts/qstats.py" "$rif" | awk '{ sub(/_queue_[0-9]+_/, " ", $2); print $2 }' | sort -u | paste -sd ' ' -)
 ktap_info "qstats: $NETIF reports per queue: ${ql:-nothing}"
@@ -317,4 +331,5 @@ case " $ql $qr " in
 *hw_gso* | *hw_gro*) ktap_ok "qstats: hardware GSO/GRO counters reported" ;;
 *) ktap_skip "qstats: tx-hw-gso-* / rx-hw-gro-*" "virtio_net on $(uname -r) reports none of them (its qstats: ${ql:-none})" ;;
 esac
+fi
 ktap_finish
