@@ -113,13 +113,17 @@ EOF
 	ok=
 	for _ in $(seq 1 40); do
 		# shellcheck disable=SC2086
-		if ssh -o BatchMode=yes -o ConnectTimeout=5 $REMOTE_ARGS true </dev/null 2>/dev/null; then
+		if ssh -o BatchMode=yes -o ConnectTimeout=5 $REMOTE_ARGS true </dev/null 2>"$k/ssh.err"; then
 			ok=1
 			break
 		fi
 		sleep 0.5
 	done
-	[ -n "$ok" ] || ug_die "sshd in $RNS does not answer on $R4:22 ($(tail -n1 "$k/sshd.log"))"
+	if [ -z "$ok" ]; then
+		{ echo "sshd log:"; cat "$k/sshd.log"; echo "ssh:"; cat "$k/ssh.err"
+		  echo "listening in $RNS:"; ip netns exec "$RNS" ss -ltnp; } | sed 's/^/# /' >&2
+		ug_die "sshd in $RNS does not answer on $R4:22 (ssh: $(tail -n1 "$k/ssh.err"))"
+	fi
 fi
 export NETIF LOCAL_V4 LOCAL_V6 REMOTE_V4 REMOTE_V6 REMOTE_TYPE REMOTE_ARGS
 for v in NETIF LOCAL_V4 LOCAL_V6 REMOTE_V4 REMOTE_V6 REMOTE_TYPE REMOTE_ARGS; do
