@@ -77,7 +77,7 @@ OUTPUT ?= $(CURDIR)
 BINS := $(addprefix $(OUTPUT)/,$(TEST_GEN_FILES))
 
 .PHONY: all run_tests check run modes bench kmod kmod-debug-check kmod-icount bpf install clean setup \
-	compare netif-check staircase device-check
+	compare netif-check staircase device-check device-guest-check
 all: $(BINS) bpf
 
 # the BPF twin of kmod/ (bpf/udpgso_stats): without clang, bpftool,
@@ -172,6 +172,15 @@ device-check: all
 # alone took 1426 s in a TCG guest on a loaded host, so not part of `make check`); ARGS="--kernel 6.1.0-56-amd64 --keep DIR ..."
 netif-check: all
 	@UDPGSO_BIN=$(OUTPUT) ./scripts/vm/netif_guest.sh $(ARGS)
+
+# the device suite (make device-check) on virtio-net NICs with a real driver:
+# a TCG guest, NIC 1 as NETIF, NIC 2 as the remote in a netns (over ssh with
+# --remote ssh); QEMU 10 with USO (fetched by setup.sh --for device-guest
+# into /var/cache/udpgso-lab/qemu10) or --profile qemu72 (no USO);
+# scripts/vm/device_guest.sh; ARGS="--profile qemu72 --remote ssh --kernel 6.1.0-56-amd64 --keep DIR ..."
+device-guest-check: all
+	@$(call setup_for,device-guest)
+	@UDPGSO_BIN=$(OUTPUT) ./scripts/vm/device_guest.sh $(ARGS)
 
 # seed 001's staircase (scripts/bench/staircase.sh) in that guest, kept in
 # results/<date>-netif-staircase/

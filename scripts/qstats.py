@@ -37,9 +37,8 @@ A_STATS = {8: ("rx", "packets"), 9: ("rx", "bytes"),
            15: ("rx", "csum_complete"), 16: ("rx", "csum_unnecessary"),
            17: ("rx", "csum_none"), 18: ("rx", "csum_bad"),
            19: ("rx", "hw_gro_packets"), 21: ("rx", "hw_gro_wire_packets"),
-           # the device's own GSO (6.11+; reported by drivers that count it):
-           # one hw_gso packet per GSO skb the device segmented, hw_gso_wire
-           # its segments
+           # the device's own GSO (6.11+): one hw_gso packet per GSO skb the
+           # device segmented, hw_gso_wire its segments (uapi netdev.h: 28, 30)
            28: ("tx", "hw_gso_packets"), 30: ("tx", "hw_gso_wire_packets")}
 QTYPE = {0: "rx", 1: "tx"}
 SCOPE_QUEUE = 1

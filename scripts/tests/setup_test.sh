@@ -126,10 +126,20 @@ if [ "$(id -u)" = 0 ]; then
 else
 	ktap_skip "no apt-get: one line with the install command" "needs root"
 fi
-one_line "bad --for" "^setup.sh: --for 'runs': allowed run, check$" \
+one_line "bad --for" "^setup.sh: --for 'runs': allowed run, check, device-guest$" \
 	bash "$tmp/setup.sh" --for runs
-one_line "--for without a value" "^setup.sh: --for: needs a value, allowed run, check$" \
+one_line "--for without a value" "^setup.sh: --for: needs a value, allowed run, check, device-guest$" \
 	bash "$tmp/setup.sh" --for
+# QEMU 10 (--for device-guest only): an empty UG_QEMU10_DIR is named as
+# missing there, and nowhere else
+out=$(UG_QEMU10_DIR=$tmp/noqemu10 bash "$tmp/setup.sh" --check --for device-guest 2>&1)
+rc=$?
+out_chk=$(UG_QEMU10_DIR=$tmp/noqemu10 bash "$tmp/setup.sh" --check 2>&1)
+if [ "$rc" = 1 ] && grep -q '^missing qemu10: ' <<<"$out" && ! grep -q qemu10 <<<"$out_chk"; then
+	ktap_ok "--for device-guest: QEMU 10 missing is named ($(grep '^missing qemu10' <<<"$out")), not for check"
+else
+	ktap_fail "--for device-guest: QEMU 10 missing" "exit $rc, '$(head -c 200 <<<"$out")'"
+fi
 one_line "unknown option" "^setup.sh: unknown option '--install', allowed" \
 	bash "$tmp/setup.sh" --install
 out=$(bash "$tmp/setup.sh" -h 2>&1)

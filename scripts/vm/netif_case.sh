@@ -66,13 +66,13 @@ PNS=ugnif-peer
 ug_trap_install
 ip netns add "$PNS" || ug_die "cannot create namespace $PNS"
 # the peer NIC goes back to the root namespace with the namespace
-defer "ip netns del $PNS"
+defer ip netns del "$PNS"
 ip link set "$PEER" netns "$PNS"
 ip -n "$PNS" link set lo up
 ip -n "$PNS" addr add 10.249.0.2/24 dev "$PEER"
 ip -n "$PNS" link set "$PEER" up
 ip addr add 10.249.0.1/24 dev "$NETIF"
-defer "ip addr del 10.249.0.1/24 dev $NETIF"
+defer ip addr del 10.249.0.1/24 dev "$NETIF"
 ip link set "$NETIF" up
 # the peer is reached (through the host's bridge): a datagram a second to
 # a receiver there that stops after the first (no ping on this root fs)
@@ -136,7 +136,7 @@ same_as() {	# NAME BEFORE-FILE: a fresh dump equals it
 	fi
 }
 work=$(mktemp -d)
-defer "rm -rf '$work'"
+defer rm -rf "$work"
 [ -z "$keep" ] || mkdir -p "$keep"
 dump >"$work/before"
 

@@ -8,15 +8,10 @@
 #                             [--secs S] [--only CASE,...] [-- COMMAND...]
 #
 # On the host, in a network namespace of our own: two multi_queue taps
-# (tap0, tap1) on a bridge.  The guest (scripts/vm/vng_run.sh, TCG here) gets
-# one virtio-net NIC on each, 2 queue pairs, MSI-X (vectors=6); tx-checksumming
-# and TSO on, tx-udp-segmentation off [fixed] (QEMU 7.2 has no USO).  A
-# flow's rx queue is chosen on the host: the multi_queue tap picks a queue
-# by the flow's hash (4-tuple), QEMU delivers that tap queue to the same
-# virtio rx queue.  (QEMU's own RSS, rss=on, took the guest's rx-flow-hash
-# but the peer then received nothing, not even ARP, with QEMU 7.2 under TCG
-# and its software RSS fallback: UG_NETIF_NIC_OPTS=",rss=on" adds it back.)
-# Traffic between the NICs never leaves that namespace.
+# (tap0, tap1) on a bridge (scripts/vm/nic_guest_lib.sh).  The guest
+# (scripts/vm/vng_run.sh, TCG here) gets one virtio-net NIC on each, 2 queue
+# pairs, MSI-X (vectors=6); tx-checksumming and TSO on, tx-udp-segmentation
+# off [fixed] (QEMU 7.2 has no USO).
 # Every guest result line becomes a TAP line here, prefixed with the guest's
 # kernel version.  The namespace (and with it the taps, the bridge and the
 # guest) is gone after success, failure or Ctrl-C.
@@ -29,6 +24,7 @@
 set -u
 
 . "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/nic_guest_lib.sh"
 
 kernel= tmo=1500 keep= secs=2 only=
 while [ $# -gt 0 ]; do
@@ -56,13 +52,8 @@ for b in udpgso_bench_tx udpgso_bench_rx; do
 	[ -x "$UDPGSO_BIN/$b" ] || skip_all "no $UDPGSO_BIN/$b (run make)"
 done
 case "$UDPGSO_BIN" in /*) ;; *) UDPGSO_BIN=$(cd "$UDPGSO_BIN" && pwd) ;; esac
-if [ -z "$kernel" ]; then
-	kernel=$(ls -v /boot/vmlinuz-6.12.* 2>/dev/null | tail -1)
-	[ -n "$kernel" ] || skip_all "no /boot/vmlinuz-6.12.* (apt install linux-image-6.12...-amd64-unsigned)"
-elif [ -r "/boot/vmlinuz-$kernel" ]; then
-	kernel=/boot/vmlinuz-$kernel
-fi
-[ -r "$kernel" ] || ug_die "--kernel '$kernel': no such readable kernel image (a version under /boot or a path)"
+kernel=$(nicg_kernel "$kernel")
+case $? in 0) ;; 4) skip_all "$kernel" ;; *) exit 1 ;; esac
 ver=${kernel#*/vmlinuz-}
 if [ -n "$keep" ]; then
 	mkdir -p "$keep" || ug_die "--keep $keep: cannot create it"
@@ -71,29 +62,12 @@ fi
 
 work=$(mktemp -d /tmp/ugnif.XXXXXX)
 ug_trap_install
-defer "rm -rf '$work'"
-ns_add nif || ug_die "cannot create a network namespace"
-ns=$(ns_name nif)
-for t in tap0 tap1; do
-	ip -n "$ns" tuntap add dev "$t" mode tap multi_queue || ug_die "cannot create multi_queue tap $t"
-done
-ip -n "$ns" link add ugbr0 type bridge forward_delay 0 || ug_die "cannot create a bridge"
-for t in tap0 tap1; do
-	ip -n "$ns" link set "$t" master ugbr0
-	ip -n "$ns" link set "$t" up
-done
-ip -n "$ns" link set ugbr0 up
-
-# qemu: a NIC on each tap, 2 queue pairs; vectors = 2 x 2 queues + config + 1
-nic() {	# ID TAP
-	printf -- '-netdev tap,id=%s,ifname=%s,script=no,downscript=no,queues=2 ' "$1" "$2"
-	printf -- '-device virtio-net-pci,netdev=%s,mq=on,vectors=6%s ' "$1" "${UG_NETIF_NIC_OPTS:-}"
-}
-export UG_VNG_QEMU_OPTS="$(nic n0 tap0)$(nic n1 tap1)"
-UG_VNG_ACCEL=${UG_VNG_ACCEL:-$("$UG_TOP/scripts/vm/vng_run.sh" --kernel "$kernel" --probe-accel 2>"$work/probe.err")}
-rc=$?
-[ $rc -eq 4 ] && skip_all "$(cat "$work/probe.err")"
-export UG_VNG_ACCEL
+defer rm -rf "$work"
+nicg_host
+ns=$nicg_ns
+nicg_qemu_opts
+nicg_accel "$kernel" "$work"
+[ $? -eq 4 ] && skip_all "$(cat "$work/probe.err")"
 ktap_info "guest $ver ($UG_VNG_ACCEL), namespace $ns: tap0, tap1 (multi_queue) on ugbr0"
 
 res=$work/res.txt
@@ -113,15 +87,7 @@ else
 	[ -z "$keep" ] || cmd+=" --keep $work/keep"
 fi
 t0=$SECONDS
-# in our namespace: qemu opens the taps there.  A job of ours in a session
-# of its own, stopped whole (vng_run.sh, timeout's process group, vng, qemu)
-# first when we are: a TERM, then a KILL of what is left (a KILL of
-# vng_run.sh alone left qemu running, holding the heavy lock's descriptor)
-setsid ip netns exec "$ns" "$UG_TOP/scripts/vm/vng_run.sh" --kernel "$kernel" --timeout "$tmo" \
-	--rwdir "$work" -- "$cmd" >"$work/guest.log" 2>&1 &
-gpid=$!
-defer "kill -0 $gpid 2>/dev/null && { kill -TERM $gpid; sleep 3; }; pkill -KILL -s $gpid; wait $gpid"
-wait "$gpid"
+nicg_run "$kernel" "$tmo" "$work" "$work/guest.log" "$cmd"
 rc=$?
 ktap_info "$ver: guest ran $((SECONDS - t0)) s (exit $rc)"
 if [ -n "$keep" ]; then

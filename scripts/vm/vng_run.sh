@@ -14,6 +14,10 @@
 # guest kernel's console to stderr; UG_VNG_QEMU_OPTS more qemu options (one
 # string, e.g. a TCG plugin: scripts/bench/kmod_icount.sh); UG_VNG_APPEND more
 # kernel command line (e.g. slub_debug: scripts/vm/kmod_debug_kernel.sh).
+# UG_VNG_QEMU_ROOT=DIR: the QEMU extracted under DIR (scripts/setup.sh --for
+# device-guest: QEMU 10) instead of the one on PATH: vng --qemu
+# DIR/usr/bin/qemu-system-x86_64 with its firmware (-L DIR/usr/share/qemu -L
+# DIR/usr/share/seabios, QEMU_MODULE_DIR=DIR/usr/lib/x86_64-linux-gnu/qemu).
 # Exit: the command's exit code, 124 when the guest timed out, 255 when it
 # died (vng got no exit code: a panic shows on the console), 4 when vng or
 # qemu is missing (the reason on stderr).
@@ -56,6 +60,11 @@ vng_bin() {
 # vng_missing: the reason vng cannot run here, or nothing
 vng_missing() {
 	vng_bin >/dev/null || { echo "no vng (pip install virtme-ng; /opt/udpgso-vng/bin/vng)"; return; }
+	if [ -n "${UG_VNG_QEMU_ROOT:-}" ]; then
+		[ -x "$UG_VNG_QEMU_ROOT/usr/bin/qemu-system-x86_64" ] ||
+			echo "no $UG_VNG_QEMU_ROOT/usr/bin/qemu-system-x86_64 (scripts/setup.sh --for device-guest)"
+		return
+	fi
 	command -v qemu-system-x86_64 >/dev/null 2>&1 || echo "no qemu-system-x86_64 (apt install qemu-system-x86)"
 }
 
@@ -71,6 +80,12 @@ export PATH
 
 vng=("$VNG" -r "$kernel" --cpus "$cpus" --memory "$mem")
 [ -n "$rwdir" ] && vng+=(--rwdir "$rwdir")
+if [ -n "${UG_VNG_QEMU_ROOT:-}" ]; then
+	q=$UG_VNG_QEMU_ROOT
+	vng+=(--qemu "$q/usr/bin/qemu-system-x86_64" "--qemu-opts=-L $q/usr/share/qemu -L $q/usr/share/seabios")
+	# its own modules (audio etc.), not the installed QEMU's
+	export QEMU_MODULE_DIR=$q/usr/lib/x86_64-linux-gnu/qemu
+fi
 # UG_VNG_VERBOSE=1: the guest kernel's console too (a panic, an oops)
 [ "${UG_VNG_VERBOSE:-0}" = 1 ] && vng+=(--verbose)
 
