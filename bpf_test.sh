@@ -7,6 +7,11 @@
 # cannot give (`udpgso_stats hooks`) are checked to be absent, not zero.
 #
 #   ./bpf_test.sh
+#   BPF_TEST_REPS=N [BPF_TEST_CASES=lo4,lo6,swseg,gro,gropass] ./bpf_test.sh
+#     (scripts/bench/bpf_stress.sh: only those exact-count cases, N times)
+#
+# Every exact-count case also needs '# skipped: none': no program run the
+# kernel skipped (recursion_misses), no GRO mark lost.
 #
 # Skips (exit 4) when the tool was not built for lack of clang/bpftool/
 # libbpf-dev, or when the kernel has no BTF or refuses BPF (the reason named).
@@ -387,6 +392,28 @@ t_no_btf() {
 }
 
 t_hooks
+# BPF_TEST_REPS=N (scripts/bench/bpf_stress.sh): only the exact-count cases
+# of BPF_TEST_CASES (default lo4,lo6,swseg,gro,gropass), each N times
+if [ -n "${BPF_TEST_REPS:-}" ]; then
+	[[ $BPF_TEST_REPS =~ ^[1-9][0-9]{0,4}$ ]] ||
+		ug_die "BPF_TEST_REPS '$BPF_TEST_REPS': allowed 1..99999"
+	cases=${BPF_TEST_CASES:-lo4,lo6,swseg,gro,gropass}
+	for ((rep = 1; rep <= BPF_TEST_REPS; rep++)); do
+		VARIANT=" [rep $rep/$BPF_TEST_REPS]"
+		for c in ${cases//,/ }; do
+			case "$c" in
+			lo4) t_lo "lo gso plain socket: tx GSO, rx software segmentation" -4 127.0.0.1 "" ;;
+			lo4gro) t_lo "lo gso UDP_GRO socket: passthrough" -4 127.0.0.1 "-G" ;;
+			lo6) t_lo "lo gso ipv6 plain socket" -6 ::1 "" ;;
+			swseg) t_veth_swseg ;;
+			gro) t_veth_gro ;;
+			gropass) t_veth_gro_passthrough ;;
+			*) ug_die "BPF_TEST_CASES: '$c': allowed lo4,lo4gro,lo6,swseg,gro,gropass" ;;
+			esac
+		done
+	done
+	ktap_finish
+fi
 t_lo "lo gso plain socket: tx GSO, rx software segmentation" -4 127.0.0.1 ""
 t_lo "lo gso UDP_GRO socket: passthrough" -4 127.0.0.1 "-G"
 t_lo "lo gso ipv6 plain socket" -6 ::1 ""
