@@ -139,6 +139,7 @@ def one_run(path, conf):
         if len(p) == 2 and p[1].isdigit():
             kmod[p[0]] = int(p[1])
     c["kmod"] = kmod if "kmod.after" in sec else None
+    c["kmod_incomplete"] = bpf_incomplete(sec.get("kmod.after", ""))
     # who counted: the module, or its BPF twin (udpgso_stats, with its mode)
     c["kmod_source"] = (sec.get("kmod.source", "").strip() or "kmod") if c["kmod"] is not None else None
     r["counters"] = c
@@ -146,6 +147,18 @@ def one_run(path, conf):
     r["where"] = ab_queues.run_deltas(sec)
     check(r, tx, rx)
     return r
+
+
+def bpf_incomplete(text):
+    """None, or what the BPF twin's '# skipped: INCOMPLETE' and '# skipped prog NAME
+    recursion_misses N' lines say: that run's counters are incomplete"""
+    inc = []
+    for line in text.splitlines():
+        if line.startswith("# skipped: INCOMPLETE: "):
+            inc.append(line[len("# skipped: INCOMPLETE: "):].split(", marks evicted")[0])
+        elif line.startswith("# skipped prog "):
+            inc.append(line[len("# skipped prog "):])
+    return "; ".join(inc) if inc else None
 
 
 def check(r, tx, rx):
@@ -751,6 +764,15 @@ def write_summary(d, res):
         L.append("")
         for i, x in bad:
             L.append("- run %d (raw/%03d.log): %s" % (i, i, x))
+    inc = [r for r in res["runs"] if (r.get("counters") or {}).get("kmod_incomplete")]
+    if inc:
+        L.append("")
+        L.append("Runs whose per-skb counters are incomplete (program runs the kernel skipped, "
+                 "GRO marks lost):")
+        L.append("")
+        for r in inc:
+            L.append("- run %d (raw/%03d.log): %s" % (r["index"], r["index"],
+                                                      r["counters"]["kmod_incomplete"]))
     errs = [r for r in res["runs"] if r["status"] != "ok"]
     if errs:
         L.append("")
