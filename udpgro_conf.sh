@@ -91,7 +91,8 @@ topo() {
 STATS=$UDPGSO_BIN/udpgso_stats
 # the trains' destination port: the port filter sees every namespace, so a
 # fixed port would count another run's trains on this machine as this one's
-PORT=$((RANDOM % 20000 + 20000))
+# (50000-58999: outside bl_port's 20000-39999 and the trains' source ports 41000+)
+PORT=$((RANDOM % 9000 + 50000))
 st_on=0
 st_start() {
 	st_on=0
