@@ -85,10 +85,12 @@ if [ "$load" = 1 ]; then
 	defer ns_kill_pids "$(ns_name s)"
 	ip netns exec "$(ns_name s)" nice -n 10 taskset -c 1 "$UDPGSO_BIN/udpgso_bench_rx" -4 \
 		-p "$port" -G >>"$out/load.log" 2>&1 &
+	defer kill $!	# (ip netns exec, nice and taskset exec: $! is the tool itself)
 	ug_wait_port -u "$(ns_name s)" "$port" "" 30 >/dev/null 2>&1
 	# 14000-byte GSO sends, niced so that the cases still get CPU time
 	ip netns exec "$(ns_name s)" nice -n 10 taskset -c 0 "$UDPGSO_BIN/udpgso_bench_tx" -4 \
 		-D 127.0.0.1 -p "$port" -s 14000 -S 1400 -l 86400 >>"$out/load.log" 2>&1 &
+	defer kill $!
 	echo "# load (nice 10): stress-ng --cpu 2 --cpu-load 80; udpgso_bench_tx -s 14000 -S 1400 (CPU 0) -> udpgso_bench_rx -G (CPU 1) on lo, port $port" |
 		tee -a "$out/load.log"
 fi
