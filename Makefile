@@ -76,8 +76,8 @@ else
 OUTPUT ?= $(CURDIR)
 BINS := $(addprefix $(OUTPUT)/,$(TEST_GEN_FILES))
 
-.PHONY: all run_tests check run modes bench kmod kmod-debug-check kmod-icount bpf install clean setup \
-	compare netif-check staircase device-check device-guest-check
+.PHONY: all run_tests check run modes bench kmod kmod-debug-check kmod-icount bpf bpf-stress install \
+	clean setup compare netif-check staircase device-check device-guest-check
 all: $(BINS) bpf
 
 # the BPF twin of kmod/ (bpf/udpgso_stats): without clang, bpftool,
@@ -187,6 +187,11 @@ device-guest-check: all
 staircase: all
 	@UDPGSO_BIN=$(OUTPUT) ./scripts/vm/netif_guest.sh --only staircase --secs 3 \
 		--keep results/$$(date -u +%Y%m%dT%H%M%SZ)-netif-staircase $(ARGS)
+
+# the BPF twin's counters under load, repeated (issue 25: scripts/bench/bpf_stress.sh,
+# not part of make check); ARGS="--reps 200 --bt-reps 200 --guest-reps 20 --out DIR ..."
+bpf-stress: all
+	@UDPGSO_BIN=$(OUTPUT) ./scripts/bench/bpf_stress.sh $(ARGS)
 
 # the module's cost in guest instructions (a benchmark: scripts/bench/kmod_icount.sh)
 kmod-icount: all

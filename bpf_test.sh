@@ -7,6 +7,11 @@
 # cannot give (`udpgso_stats hooks`) are checked to be absent, not zero.
 #
 #   ./bpf_test.sh
+#   BPF_TEST_REPS=N [BPF_TEST_CASES=lo4,lo6,swseg,gro,gropass] ./bpf_test.sh
+#     (scripts/bench/bpf_stress.sh: only those exact-count cases, N times)
+#
+# Every exact-count case also needs '# skipped: none': no program run the
+# kernel skipped (recursion_misses), no GRO mark lost.
 #
 # Skips (exit 4) when the tool was not built for lack of clang/bpftool/
 # libbpf-dev, or when the kernel has no BTF or refuses BPF (the reason named).
@@ -55,6 +60,15 @@ while read -r kind name src _; do
 	[ "$kind" = counter ] && SRC[$name]=$src
 done <"$work/hooks"
 
+# skips_of FILE: "" when the run's '# skipped:' line says none, else what
+# it says (recursion_misses per program, mark updates failed, map full)
+skips_of() {
+	grep -q '^# skipped: none: recursion_misses 0, mark updates failed 0 (map full 0)' "$1" &&
+		return 0
+	grep '^# skipped' "$1" | sed 's/^# skipped:* *//' | tr '\n' ' '
+	grep -q '^# skipped' "$1" || echo "no '# skipped:' line"
+}
+
 # expect NAME FILE CHECK...: CHECK is counter=N, counter>=N or counter<=N;
 # an unavailable counter must be absent from the output (never a silent 0)
 # and its check is skipped; one TAP line for the case
@@ -79,6 +93,9 @@ expect() {
 		bad+="$n=${v:-missing} expected $op$want, "
 	done
 	if [ -s "$file.err" ]; then bad+="$(head -3 "$file.err" | tr '\n' ' '), "; fi
+	# no program run skipped by the kernel, no GRO mark lost: else incomplete
+	n=$(skips_of "$file")
+	[ -z "$n" ] || bad+="counters incomplete: $n, "
 	name+=$VARIANT
 	if [ -n "$bad" ]; then
 		ktap_fail "$name" "${bad%, }"
@@ -189,6 +206,34 @@ t_veth_gro_passthrough() {
 	bl_down
 }
 
+# the GRO marks map too small to hold one held skb and the one merging into
+# it (UDPGSO_STATS_MARKS=1): the run must say so (map full, INCOMPLETE), and
+# expect() fails on it; with 8 entries (GRO holds one skb here, the merged
+# packets' marks go at napi_gro_receive_exit) the counts are exact
+t_marks_full() {
+	local port out=$work/marks n
+	port=$(bl_port)
+	bl_veth || { ktap_fail "marks map full" "veth setup"; bl_down; return; }
+	ns_exec a ethtool -K "$BL_DA" tx-udp-segmentation off tso off >/dev/null 2>&1
+	ns_exec b ethtool -K "$BL_DB" gro on >/dev/null 2>&1
+	UDPGSO_STATS_MARKS=1 bl_run "$out" a b 10.71.0.2 "$port" -4 "-G" --filter port "$port"
+	n=$(skips_of "$out")
+	if [[ $n == *INCOMPLETE*"(map full "[1-9]* ]]; then
+		ktap_ok "marks map of 1 entry: the run says INCOMPLETE, map full: $n"
+	else
+		ktap_fail "marks map of 1 entry: the run says INCOMPLETE, map full" "said '$n'"
+		sed 's/^/#   /' "$out"
+	fi
+	UDPGSO_STATS_MARKS=8 bl_run "$out.8" a b 10.71.0.2 "$port" -4 "-G" --filter port "$port"
+	bl_load "$out.8" C
+	echo "coalesced_segs_plus_single_skbs $(( ${C[rx_gro_coalesced_segs]:-0} + \
+		${C[rx_skbs]:-0} - ${C[rx_gro_coalesced_skbs]:-0} ))" >>"$out.8"
+	expect "veth GRO with a marks map of 8 entries: exact, nothing skipped" "$out.8" \
+		rx_gro_in=$((M * K)) rx_gro_coalesced_skbs\>=1 \
+		coalesced_segs_plus_single_skbs=$((M * K)) rx_gso_passthrough_skbs=0
+	bl_down
+}
+
 # a VLAN over veth: tx counted once (at the veth: the vlan's pass is replaced
 # by the nested one), rx once (at the veth: the vlan device is a repeat)
 t_vlan() {
@@ -269,6 +314,16 @@ t_bad_args() {
 		[ "$(wc -l <"$work/ba.err")" -eq 1 ] || bad+="'$a': $(wc -l <"$work/ba.err") stderr lines, "
 		[ ! -s "$work/ba.out" ] || bad+="'$a': printed on stdout, "
 	done
+	# the marks map's size for tests: a bad value named, nothing loaded
+	for a in 0 x 1048577 -1 " 5"; do
+		n=$((n + 1))
+		UDPGSO_STATS_MARKS=$a "$STATS" hooks >"$work/ba.out" 2>"$work/ba.err" </dev/null
+		rcb=$?
+		[ $rcb -eq 1 ] || bad+="UDPGSO_STATS_MARKS='$a': exit $rcb, "
+		grep -q "UDPGSO_STATS_MARKS '$a': allowed 1..1048576" "$work/ba.err" ||
+			bad+="UDPGSO_STATS_MARKS='$a': not named, "
+		[ ! -s "$work/ba.out" ] || bad+="UDPGSO_STATS_MARKS='$a': printed on stdout, "
+	done
 	if [ -n "$bad" ]; then ktap_fail "bad arguments" "${bad%, }"
 	else ktap_ok "bad arguments: $n command lines, each one line on stderr and exit 1"; fi
 	"$STATS" --help >"$work/help" 2>&1 && grep -q '^usage:' "$work/help" &&
@@ -283,8 +338,12 @@ t_run_status() {
 	r2=$?
 	"$STATS" run --prog-stats -- true >"$out.ps" 2>&1
 	grep -q '^# prog all run_cnt [0-9]* run_time_ns [0-9]*$' "$out.ps" || r2="$r2, no '# prog all'"
+	grep -q '^# prog netif_receive_skb run_cnt .* recursion_misses [0-9]*$' "$out.ps" ||
+		r2="$r2, no recursion_misses on the '# prog' lines"
 	if [ $r1 -eq 7 ] && [ "$r2" = 0 ] &&
-		ug_jcheck "$out.json" 'source == "bpf"' '"tx_skbs" in counters' >/dev/null; then
+		ug_jcheck "$out.json" 'source == "bpf"' '"tx_skbs" in counters' \
+			'skipped["recursion_misses"]["netif_receive_skb"] >= 0' \
+			'skipped["mark_map_full"] >= 0' 'complete in (True, False)' >/dev/null; then
 		ktap_ok "run: command's exit status (7), --json is one JSON object, --prog-stats"
 	else
 		ktap_fail "run: exit status / --json" "exit $r1 (want 7), json exit $r2"
@@ -299,6 +358,9 @@ t_serve_watch() {
 	[ "$(grep -c '^\.$' "$out")" -eq 4 ] || bad+="not 4 answers, "
 	grep -q '^tx_skbs 0$' "$out" || bad+="no 'tx_skbs 0' after reset, "
 	grep -q "^# error: 'bogus'" "$out" || bad+="bogus command not refused, "
+	grep -q '^# skipped: none: recursion_misses 0' "$out" || bad+="serve: no '# skipped: none' line, "
+	grep -q '^# prog netif_receive_skb id [0-9]* run_cnt [0-9]* recursion_misses 0$' "$out" ||
+		bad+="serve hooks: no '# prog netif_receive_skb ... recursion_misses' line, "
 	# stopped (SIGINT) once it has printed 3 intervals, or after 30 s: loading
 	# and verifying the programs took over 4 s at load average 12
 	timeout -s INT 30 "$STATS" watch -i 0.3 >"$work/watch" 2>&1 &
@@ -311,6 +373,7 @@ t_serve_watch() {
 	wait "$wpid"
 	[ "$(grep -c '^# t=' "$work/watch")" -ge 3 ] || bad+="watch: under 3 intervals in 30 s, "
 	grep -q '^tx_skbs [0-9]*$' "$work/watch" || bad+="watch: no counters, "
+	grep -q '^# skipped: ' "$work/watch" || bad+="watch: no '# skipped:' line, "
 	if [ -n "$bad" ]; then ktap_fail "serve and watch" "${bad%, }"
 	else ktap_ok "serve answers reset/counters/hooks, refuses others; watch prints deltas"; fi
 }
@@ -329,12 +392,35 @@ t_no_btf() {
 }
 
 t_hooks
+# BPF_TEST_REPS=N (scripts/bench/bpf_stress.sh): only the exact-count cases
+# of BPF_TEST_CASES (default lo4,lo6,swseg,gro,gropass), each N times
+if [ -n "${BPF_TEST_REPS:-}" ]; then
+	[[ $BPF_TEST_REPS =~ ^[1-9][0-9]{0,4}$ ]] ||
+		ug_die "BPF_TEST_REPS '$BPF_TEST_REPS': allowed 1..99999"
+	cases=${BPF_TEST_CASES:-lo4,lo6,swseg,gro,gropass}
+	for ((rep = 1; rep <= BPF_TEST_REPS; rep++)); do
+		VARIANT=" [rep $rep/$BPF_TEST_REPS]"
+		for c in ${cases//,/ }; do
+			case "$c" in
+			lo4) t_lo "lo gso plain socket: tx GSO, rx software segmentation" -4 127.0.0.1 "" ;;
+			lo4gro) t_lo "lo gso UDP_GRO socket: passthrough" -4 127.0.0.1 "-G" ;;
+			lo6) t_lo "lo gso ipv6 plain socket" -6 ::1 "" ;;
+			swseg) t_veth_swseg ;;
+			gro) t_veth_gro ;;
+			gropass) t_veth_gro_passthrough ;;
+			*) ug_die "BPF_TEST_CASES: '$c': allowed lo4,lo4gro,lo6,swseg,gro,gropass" ;;
+			esac
+		done
+	done
+	ktap_finish
+fi
 t_lo "lo gso plain socket: tx GSO, rx software segmentation" -4 127.0.0.1 ""
 t_lo "lo gso UDP_GRO socket: passthrough" -4 127.0.0.1 "-G"
 t_lo "lo gso ipv6 plain socket" -6 ::1 ""
 t_veth_swseg
 t_veth_gro
 t_veth_gro_passthrough
+t_marks_full
 # the programs that read the gso fields have twins: where bpf_rdonly_cast is
 # used, the counts again with the bpf_probe_read_kernel ones (kernels < 6.2)
 if grep -qx '# gso fields read with bpf_rdonly_cast' "$work/hooks"; then

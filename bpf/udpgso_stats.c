@@ -47,7 +47,14 @@ static void usage(FILE *f)
 		"  --filter port N   count only skbs with UDP/TCP source or destination port N\n"
 		"  --filter dev NAME count only skbs of device NAME\n"
 		"Counters the kernel's hooks cannot give are left out and listed on a\n"
-		"'# unavailable:' line. Exit 1 on bad arguments, 4 without BTF or BPF.\n",
+		"'# unavailable:' line. Beside the counters (run, watch, serve; JSON\n"
+		"'skipped' and 'complete'), '# skipped: none|INCOMPLETE: recursion_misses N,\n"
+		"mark updates failed N (map full N)': program runs the kernel skipped\n"
+		"(bpf_prog_info recursion_misses, per program on '# skipped prog' lines)\n"
+		"and GRO marks not stored since the start or reset: the counters are\n"
+		"complete only with none; hooks prints each program's '# prog' line.\n"
+		"UDPGSO_STATS_MARKS=N (tests): a GRO marks map of N entries (1..1048576).\n"
+		"Exit 1 on bad arguments, 4 without BTF or BPF.\n",
 		prog, prog, prog, prog);
 }
 
@@ -181,6 +188,7 @@ static int cmd_run(int argc, char **argv)
 		printf("# udpgso_stats bpf %s, command exit %d\n", ugs_mode(&u), rc);
 		ugs_print_counters(&u, u.sum.cnt, stdout);
 		ugs_print_marks(&u, stdout);
+		ugs_print_skips(&u, stdout);
 		ugs_print_hist(&u, &u.sum, stdout);
 	}
 	if (sfd >= 0) {
@@ -238,6 +246,8 @@ static int cmd_watch(int argc, char **argv)
 		}
 		printf("# t=%.2f\n", (now.tv_sec - t0.tv_sec) + (now.tv_nsec - t0.tv_nsec) / 1e9);
 		ugs_print_counters(&u, d, stdout);
+		/* since the start: a skip stays visible */
+		ugs_print_skips(&u, stdout);
 	}
 	ugs_close(&u);
 	return 0;
@@ -283,6 +293,7 @@ static int cmd_serve(int argc, char **argv)
 			} else if (line[0] == 'c') {
 				ugs_print_counters(&u, u.sum.cnt, stdout);
 				ugs_print_marks(&u, stdout);
+				ugs_print_skips(&u, stdout);
 			} else {
 				ugs_print_hist(&u, &u.sum, stdout);
 			}

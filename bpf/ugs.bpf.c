@@ -10,6 +10,7 @@
  *   tp_btf/net_dev_start_xmit       what the driver gets ...
  *   tp_btf/net_dev_xmit             ... and whether it took it
  *   tp_btf/napi_gro_receive_entry, napi_gro_frags_entry   packets entering GRO
+ *   tp_btf/napi_gro_receive_exit, napi_gro_frags_exit     (derived) merged into another
  *   tp_btf/netif_receive_skb        what GRO (or the backlog) hands to the stack
  *   tp_btf/udp_fail_queue_rcv_skb   UDP receive queue failures (with or without skb)
  *   fexit/__skb_gso_segment         software segmentation (tx_path: for a device or
@@ -42,6 +43,7 @@ char LICENSE[] SEC("license") = "GPL";
 #define PROTO_UDP	17
 #define NSEC_PER_SEC	1000000000ULL
 #define NETDEV_TX_BUSY	0x10
+#define E2BIG		7
 /* transmit nesting followed (the module's UGS_TX_DEPTH) */
 #define UGS_TX_DEPTH	8	/* a power of two: indexes are masked */
 #define UGS_TX_MASK	(UGS_TX_DEPTH - 1)
@@ -81,8 +83,11 @@ __u32 ugs_marks_used;
  * found but not taken (older than 1 s, or another head at that address)
  */
 __u64 ugs_mark_put_errors;
+__u64 ugs_mark_full;		/* of which: the map was full (E2BIG) */
 __u64 ugs_mark_stale;
 __u64 ugs_mark_other_head;
+/* marks deleted because GRO merged (or consumed) their skb: never counted */
+__u64 ugs_mark_merged;
 
 /* a tx queue pass at one depth, until a nested pass replaces it */
 struct ugs_txq {
@@ -111,6 +116,8 @@ struct ugs_state {
 	__u32 depth;		/* transmits open on this CPU (start_xmit, not yet xmit) */
 	__u64 kind_ops;		/* the last rtnl_link_ops looked at, and */
 	__u8 kind_tunnel;	/* whether its kind is a tunnel */
+	__u64 gro_skb;		/* derived: the skb inside napi_gro_receive/frags, */
+	__u64 gro_head;		/* its head, until the _exit tracepoint */
 };
 
 struct {
@@ -125,10 +132,13 @@ struct {
  * skb address -> its head and when: marked by udp*_gro_complete (fexit), or,
  * derived, every non-GSO skb entering GRO;
  * looked up at netif_receive_skb.  Derived, the packets GRO merged into
- * another skb never reach netif_receive_skb: their marks stay until the
- * LRU evicts them, so the map is large enough that a fresh mark is not the
- * one evicted (4096 entries lost one mark of 66 after ~1500 merged packets
- * in udpgro_conf.sh)
+ * another skb never reach netif_receive_skb: napi_gro_receive_exit (or
+ * napi_gro_frags_exit) says GRO_MERGED/GRO_MERGED_FREE/GRO_CONSUMED and their
+ * mark is deleted there, so the map holds only the skbs GRO holds or is about
+ * to deliver.  A plain hash, not an LRU: an LRU evicted fresh marks silently
+ * (its per-CPU free lists evict before the map is full: a merged skb then
+ * counted as passthrough); a full hash refuses the update, and that is
+ * counted (ugs_mark_full) and reported, never silent.
  */
 struct ugs_mark {
 	__u64 head;
@@ -136,7 +146,7 @@ struct ugs_mark {
 };
 
 struct {
-	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 65536);
 	__type(key, __u64);
 	__type(value, struct ugs_mark);
@@ -416,13 +426,18 @@ static __always_inline void ugs_put_mark(const struct sk_buff *skb)
 {
 	struct ugs_mark mk;
 	__u64 key = (__u64)skb;
+	long err;
 
 	mk.head = (__u64)skb->head;
 	mk.when = bpf_ktime_get_ns();
 	if (!ugs_marks_used)
 		ugs_marks_used = 1;
-	if (bpf_map_update_elem(&ugs_marks, &key, &mk, BPF_ANY))
+	err = bpf_map_update_elem(&ugs_marks, &key, &mk, BPF_ANY);
+	if (err) {
 		__sync_fetch_and_add(&ugs_mark_put_errors, 1);
+		if (err == -E2BIG)
+			__sync_fetch_and_add(&ugs_mark_full, 1);
+	}
 }
 
 static __always_inline int ugs_gro_entry(const struct sk_buff *skb, bool rc)
@@ -433,9 +448,15 @@ static __always_inline int ugs_gro_entry(const struct sk_buff *skb, bool rc)
 		return 0;
 	/* derived: GRO merges count wherever they happen, so any entry is marked */
 	if (ugs_derived_gro) {
+		struct ugs_state *st = ugs_st();
+
 		ugs_gso_of(skb, &g, rc);
 		if (!g.size)
 			ugs_put_mark(skb);
+		if (st) {
+			st->gro_skb = g.size ? 0 : (__u64)skb;
+			st->gro_head = (__u64)skb->head;
+		}
 	}
 	/* after eth_type_trans(): skb->data is the network header */
 	if (!ugs_rx_repeat(skb) && ugs_match(skb, skb->data))
@@ -465,6 +486,45 @@ SEC("tp_btf/napi_gro_frags_entry")
 int BPF_PROG(ugs_napi_gro_frags_entry_rc, const struct sk_buff *skb)
 {
 	return ugs_gro_entry(skb, true);
+}
+
+/*
+ * derived: GRO is done with the skb of the _entry tracepoint.  Merged into
+ * another (GRO_MERGED, GRO_MERGED_FREE) or consumed (GRO_CONSUMED), it never
+ * reaches netif_receive_skb: its mark goes now (a freed skb's address may be
+ * marked again by another CPU meanwhile: only a mark of the same head)
+ */
+static __always_inline int ugs_gro_exit(int ret)
+{
+	struct ugs_state *st;
+	struct ugs_mark *mk;
+	__u64 key;
+
+	if (ugs_empty || !ugs_derived_gro)
+		return 0;
+	st = ugs_st();
+	if (!st || !st->gro_skb)
+		return 0;
+	key = st->gro_skb;
+	st->gro_skb = 0;
+	if (ret != GRO_MERGED && ret != GRO_MERGED_FREE && ret != GRO_CONSUMED)
+		return 0;
+	mk = bpf_map_lookup_elem(&ugs_marks, &key);
+	if (mk && mk->head == st->gro_head && !bpf_map_delete_elem(&ugs_marks, &key))
+		__sync_fetch_and_add(&ugs_mark_merged, 1);
+	return 0;
+}
+
+SEC("tp_btf/napi_gro_receive_exit")
+int BPF_PROG(ugs_napi_gro_receive_exit, int ret)
+{
+	return ugs_gro_exit(ret);
+}
+
+SEC("tp_btf/napi_gro_frags_exit")
+int BPF_PROG(ugs_napi_gro_frags_exit, int ret)
+{
+	return ugs_gro_exit(ret);
 }
 
 /* the mark of this skb, taken (deleted) when it is fresh and of the same head */

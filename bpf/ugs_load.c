@@ -4,6 +4,7 @@
  * counterpart); when the kernel refuses it, the counters it gave are derived
  * from tracepoints (ugs.bpf.c says how) and `hooks` says so.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -62,6 +63,8 @@ static const struct {
 	[UGS_H_UDP6_GRO_COMPLETE]	= { "fexit", "udp6_gro_complete" },
 	[UGS_H_CONSUME_SKB]		= { "tp_btf", "consume_skb" },
 	[UGS_H_KFREE_SKB]		= { "tp_btf", "kfree_skb" },
+	[UGS_H_NAPI_GRO_RECEIVE_EXIT]	= { "tp_btf", "napi_gro_receive_exit" },
+	[UGS_H_NAPI_GRO_FRAGS_EXIT]	= { "tp_btf", "napi_gro_frags_exit" },
 };
 
 /* the kallsyms functions whose calls to consume_skb/kfree_skb tell the place */
@@ -262,7 +265,8 @@ static int ugs_try(struct ugs *u, const struct ugs_filter *f, bool fexit, bool r
 		p->ugs_napi_gro_receive_entry_rc, p->ugs_netif_receive_skb,
 		p->ugs_netif_receive_skb_rc, p->ugs_udp_fail_skb, p->ugs_udp_fail_sk,
 		p->ugs_gso_segment, p->ugs_udp4_gro_complete, p->ugs_udp6_gro_complete,
-		p->ugs_consume_skb, p->ugs_kfree_skb,
+		p->ugs_consume_skb, p->ugs_kfree_skb, p->ugs_napi_gro_receive_exit,
+		p->ugs_napi_gro_frags_exit,
 	};
 	int h, n, err;
 	size_t i;
@@ -294,6 +298,9 @@ static int ugs_try(struct ugs *u, const struct ugs_filter *f, bool fexit, bool r
 			u->hnote[UGS_H_CONSUME_SKB] = "no location argument";
 		if (ugs_tp_nargs(vml, "kfree_skb") >= 2)
 			u->prog[UGS_H_KFREE_SKB] = u->skel->progs.ugs_kfree_skb;
+		/* the marks of skbs GRO merged into another, deleted when it says so */
+		u->prog[UGS_H_NAPI_GRO_RECEIVE_EXIT] = p->ugs_napi_gro_receive_exit;
+		u->prog[UGS_H_NAPI_GRO_FRAGS_EXIT] = p->ugs_napi_gro_frags_exit;
 	}
 	for (h = 0; h < UGS_NR_HOOKS; h++) {
 		bool tp = !strcmp(ugs_hooks[h].kind, "tp_btf");
@@ -318,6 +325,9 @@ static int ugs_try(struct ugs *u, const struct ugs_filter *f, bool fexit, bool r
 			on |= u->prog[h] == all[i];
 		bpf_program__set_autoload(all[i], on);
 	}
+	/* UDPGSO_STATS_MARKS=N (tests): a marks map of N entries, to see it full */
+	if (u->marks)
+		bpf_map__set_max_entries(u->skel->maps.ugs_marks, u->marks);
 	ugs_set_rodata(u->skel, f, !fexit, r);
 	u->skel->rodata->ugs_seg_by_free = fexit && u->prog[UGS_H_CONSUME_SKB];
 	u->skel->rodata->ugs_empty = u->empty;
@@ -394,6 +404,21 @@ int ugs_open(struct ugs *u, const struct ugs_filter *f, char *why, size_t len)
 		return -ENOENT;
 	}
 	u->ncpus = libbpf_num_possible_cpus();
+	if (getenv("UDPGSO_STATS_MARKS")) {
+		const char *v = getenv("UDPGSO_STATS_MARKS");
+		char *end;
+		long n;
+
+		errno = 0;
+		n = strtol(v, &end, 10);
+		if (errno || !*v || *end || !isdigit((unsigned char)v[0]) || n < 1 || n > 1048576) {
+			snprintf(why, len, "UDPGSO_STATS_MARKS '%s': allowed 1..1048576 (the GRO "
+				 "marks map's entries)", v);
+			btf__free(vml);
+			return -EINVAL;
+		}
+		u->marks = (unsigned int)n;
+	}
 	/* UDPGSO_STATS_EMPTY=1 (bpf_bench.sh): the cost of the hooks alone */
 	u->empty = ugs_env_set("UDPGSO_STATS_EMPTY");
 	ugs_find_ranges(r);
@@ -489,6 +514,65 @@ int ugs_read(struct ugs *u)
 	return err;
 }
 
+/* the kernel's count of runs of H's program it skipped (bpf_prog_info), 0 if none attached */
+static __u64 ugs_prog_misses(const struct ugs *u, int h)
+{
+	struct bpf_prog_info info = {};
+	__u32 len = sizeof(info);
+
+	if (!u->link[h] || bpf_obj_get_info_by_fd(bpf_program__fd(u->prog[h]), &info, &len))
+		return 0;
+	return info.recursion_misses;
+}
+
+__u64 ugs_skips(const struct ugs *u, struct ugs_skips *k)
+{
+	const struct ugs_bpf__bss *b = u->skel->bss;
+	int h;
+
+	memset(k, 0, sizeof(*k));
+	for (h = 0; h < UGS_NR_HOOKS; h++) {
+		k->miss[h] = ugs_prog_misses(u, h) - u->miss0[h];
+		k->misses += k->miss[h];
+	}
+	k->put_errors = b->ugs_mark_put_errors;
+	k->full = b->ugs_mark_full;
+	return k->misses + k->put_errors;
+}
+
+void ugs_print_skips(const struct ugs *u, FILE *out)
+{
+	struct ugs_skips k;
+	__u64 n = ugs_skips(u, &k);
+	int h;
+
+	fprintf(out, "# skipped: %s: recursion_misses %llu, mark updates failed %llu (map full "
+		"%llu), marks evicted none (hash map)\n", n ? "INCOMPLETE" : "none",
+		(unsigned long long)k.misses, (unsigned long long)k.put_errors,
+		(unsigned long long)k.full);
+	for (h = 0; h < UGS_NR_HOOKS; h++)
+		if (k.miss[h])
+			fprintf(out, "# skipped prog %s recursion_misses %llu\n", ugs_hooks[h].name,
+				(unsigned long long)k.miss[h]);
+}
+
+void ugs_print_progs(const struct ugs *u, FILE *out)
+{
+	int h;
+
+	for (h = 0; h < UGS_NR_HOOKS; h++) {
+		struct bpf_prog_info info = {};
+		__u32 len = sizeof(info);
+
+		if (!u->link[h] ||
+		    bpf_obj_get_info_by_fd(bpf_program__fd(u->prog[h]), &info, &len))
+			continue;
+		fprintf(out, "# prog %s id %u run_cnt %llu recursion_misses %llu\n",
+			ugs_hooks[h].name, info.id, (unsigned long long)info.run_cnt,
+			(unsigned long long)info.recursion_misses);
+	}
+}
+
 int ugs_reset(struct ugs *u)
 {
 	size_t sz = (sizeof(struct ugs_stats) + 7) & ~7UL;
@@ -501,7 +585,12 @@ int ugs_reset(struct ugs *u)
 		return -ENOMEM;
 	/* a tx pass queued before the reset is not un-counted after it */
 	__atomic_add_fetch(&u->skel->bss->ugs_gen, 1, __ATOMIC_SEQ_CST);
+	/* the kernel's recursion_misses only grow: counted from here */
+	for (int h = 0; h < UGS_NR_HOOKS; h++)
+		u->miss0[h] = ugs_prog_misses(u, h);
 	u->skel->bss->ugs_mark_put_errors = 0;
+	u->skel->bss->ugs_mark_full = 0;
+	u->skel->bss->ugs_mark_merged = 0;
 	u->skel->bss->ugs_mark_stale = 0;
 	u->skel->bss->ugs_mark_other_head = 0;
 	err = bpf_map__update_elem(u->skel->maps.ugs_stats, &zero, sizeof(zero), v,
@@ -544,6 +633,7 @@ void ugs_print_hooks(const struct ugs *u, FILE *out)
 	fprintf(out, "# mode %s\n", ugs_mode(u));
 	fprintf(out, "# gso fields read with %s\n",
 		u->rc ? "bpf_rdonly_cast" : "bpf_probe_read_kernel");
+	ugs_print_progs(u, out);
 	fprintf(out, "# counter name source [hook]\n");
 	for (c = 0; c < UGS_NR_COUNTERS; c++)
 		fprintf(out, "counter %s %s%s%s\n", ugs_counter_names[c], ugs_src_name[u->src[c]],
@@ -555,8 +645,9 @@ void ugs_print_marks(const struct ugs *u, FILE *out)
 	const struct ugs_bpf__bss *b = u->skel->bss;
 
 	fprintf(out, "# gro marks: put errors %llu, found but refused: older than 1 s %llu, "
-		"another head %llu\n", (unsigned long long)b->ugs_mark_put_errors,
-		(unsigned long long)b->ugs_mark_stale, (unsigned long long)b->ugs_mark_other_head);
+		"another head %llu; merged away %llu\n", (unsigned long long)b->ugs_mark_put_errors,
+		(unsigned long long)b->ugs_mark_stale, (unsigned long long)b->ugs_mark_other_head,
+		(unsigned long long)b->ugs_mark_merged);
 }
 
 void ugs_print_counters(const struct ugs *u, const __u64 *cnt, FILE *out)
@@ -595,6 +686,8 @@ void ugs_print_json(const struct ugs *u, const struct ugs_stats *s, FILE *out)
 {
 	static const char * const dir[UGS_NR_HIST] = { "tx", "rx" };
 	const char *sep = "";
+	struct ugs_skips k;
+	__u64 skipped = ugs_skips(u, &k);
 	int c, h, i;
 
 	fprintf(out, "{\"source\": \"bpf\", \"mode\": \"%s\", \"counters\": {", ugs_mode(u));
@@ -621,7 +714,19 @@ void ugs_print_json(const struct ugs *u, const struct ugs_stats *s, FILE *out)
 			sep = ", ";
 		}
 	}
-	fprintf(out, "], \"histogram\": {");
+	fprintf(out, "], \"skipped\": {\"recursion_misses\": {");
+	sep = "";
+	for (h = 0; h < UGS_NR_HOOKS; h++) {
+		if (!u->link[h])
+			continue;
+		fprintf(out, "%s\"%s\": %llu", sep, ugs_hooks[h].name,
+			(unsigned long long)k.miss[h]);
+		sep = ", ";
+	}
+	fprintf(out, "}, \"mark_update_errors\": %llu, \"mark_map_full\": %llu}, "
+		"\"complete\": %s", (unsigned long long)k.put_errors, (unsigned long long)k.full,
+		skipped ? "false" : "true");
+	fprintf(out, ", \"histogram\": {");
 	for (h = 0; h < UGS_NR_HIST; h++) {
 		fprintf(out, "%s\"%s\": {", h ? ", " : "", dir[h]);
 		sep = "";
@@ -649,10 +754,11 @@ void ugs_print_prog_stats(const struct ugs *u, FILE *out)
 
 		if (!u->link[h] || bpf_obj_get_info_by_fd(bpf_program__fd(u->prog[h]), &info, &len))
 			continue;
-		fprintf(out, "# prog %s run_cnt %llu run_time_ns %llu avg_ns %.0f\n",
-			ugs_hooks[h].name, (unsigned long long)info.run_cnt,
-			(unsigned long long)info.run_time_ns,
-			info.run_cnt ? (double)info.run_time_ns / info.run_cnt : 0.0);
+		fprintf(out, "# prog %s run_cnt %llu run_time_ns %llu avg_ns %.0f "
+			"recursion_misses %llu\n", ugs_hooks[h].name,
+			(unsigned long long)info.run_cnt, (unsigned long long)info.run_time_ns,
+			info.run_cnt ? (double)info.run_time_ns / info.run_cnt : 0.0,
+			(unsigned long long)info.recursion_misses);
 		cnt += info.run_cnt;
 		ns += info.run_time_ns;
 	}

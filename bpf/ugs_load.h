@@ -37,6 +37,8 @@ enum ugs_hook {
 	UGS_H_UDP6_GRO_COMPLETE,
 	UGS_H_CONSUME_SKB,
 	UGS_H_KFREE_SKB,
+	UGS_H_NAPI_GRO_RECEIVE_EXIT,	/* derived: marks of merged skbs deleted */
+	UGS_H_NAPI_GRO_FRAGS_EXIT,
 	UGS_NR_HOOKS
 };
 
@@ -62,12 +64,26 @@ struct ugs {
 	bool skip;		/* ugs_open failed for lack of BTF or BPF: a KSFT skip */
 	bool empty;		/* UDPGSO_STATS_EMPTY: programs that return at once */
 	bool rc;		/* the _rc twins: gso fields through bpf_rdonly_cast */
+	unsigned int marks;	/* UDPGSO_STATS_MARKS: the marks map's size (0: default) */
 	enum ugs_hook_state hs[UGS_NR_HOOKS];
 	int herr[UGS_NR_HOOKS];
 	const char *hnote[UGS_NR_HOOKS];
 	enum ugs_source src[UGS_NR_COUNTERS];
 	const char *how[UGS_NR_COUNTERS];
 	struct ugs_stats sum;	/* ugs_read() fills it */
+	/* each program's recursion_misses at the last reset (the kernel's count is cumulative) */
+	__u64 miss0[UGS_NR_HOOKS];
+};
+
+/*
+ * what the counters may be missing since the last reset: program runs the
+ * kernel skipped (recursion_misses, per program), GRO mark updates that failed
+ */
+struct ugs_skips {
+	__u64 miss[UGS_NR_HOOKS];
+	__u64 misses;		/* their sum */
+	__u64 put_errors;	/* mark updates refused, */
+	__u64 full;		/* of which the map was full */
 };
 
 extern const char * const ugs_counter_names[UGS_NR_COUNTERS];
@@ -89,5 +105,11 @@ void ugs_print_hist(const struct ugs *u, const struct ugs_stats *s, FILE *out);
 void ugs_print_json(const struct ugs *u, const struct ugs_stats *s, FILE *out);
 const char *ugs_mode(const struct ugs *u);
 void ugs_print_prog_stats(const struct ugs *u, FILE *out);
+/* the skips since the last reset; their total (0: the counters are complete) */
+__u64 ugs_skips(const struct ugs *u, struct ugs_skips *k);
+/* "# skipped: ..." and a "# skipped prog NAME recursion_misses N" line per program that missed */
+void ugs_print_skips(const struct ugs *u, FILE *out);
+/* "# prog NAME id N run_cnt N recursion_misses N" per attached program (hooks) */
+void ugs_print_progs(const struct ugs *u, FILE *out);
 
 #endif /* _UGS_LOAD_H */

@@ -88,6 +88,7 @@ bpf|run|cmd:clang cmd:llvm-strip cmd:bpftool file:/usr/include/bpf/libbpf.h|clan
 firewall|check|cmd:nft cmd:iptables|nftables iptables|GRO counters and DNAT cases
 trace|check|cmd:strace cmd:rsync cmd:git cmd:perl cmd:bc cmd:xz|strace rsync git perl bc xz-utils|syscall checks, kselftest install
 ssh|check|cmd:ssh cmd:sshd cmd:ssh-keygen|openssh-client openssh-server|the A/B remote path over ssh
+stress|check|cmd:stress-ng|stress-ng|CPU load for make bpf-stress (scripts/bench/bpf_stress.sh)
 ksource|check|file:/usr/src/linux-source-6.1.tar.xz|linux-source-6.1|kselftest drop-in and upstream tools
 guest|check|cmd:qemu-system-x86_64 cmd:busybox cmd:udevadm cmd:insmod|qemu-system-x86 busybox-static udev kmod|virtme-ng guests
 k61|check|file:/boot/vmlinuz-6.1.*-amd64 file:/usr/src/linux-headers-6.1.*-amd64/Makefile|linux-image-amd64 linux-headers-amd64|the Debian 6.1 guest kernel and headers

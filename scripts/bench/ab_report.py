@@ -136,11 +136,30 @@ def one_run(path, conf):
         c["ethtool_" + side] = delta(e0, e1)
     # the per-skb counters: kmod (one kernel, read once), kmod_tx, kmod_rx
     c.update(parse_skbc(sec))
+    # the BPF twin's runs the kernel skipped or marks it lost, per side
+    incs = []
+    for sfx in ("", ".tx", ".rx"):
+        x = bpf_incomplete(sec.get("kmod.after" + sfx, ""))
+        if x:
+            incs.append((sfx[1:] + " side: " if sfx else "") + x)
+    c["kmod_incomplete"] = "; ".join(incs) or None
     r["counters"] = c
     # per-queue and per-IRQ deltas (devices with queue stats or IRQs)
     r["where"] = ab_queues.run_deltas(sec)
     check(r, tx, rx)
     return r
+
+
+def bpf_incomplete(text):
+    """None, or what the BPF twin's '# skipped: INCOMPLETE' and '# skipped prog NAME
+    recursion_misses N' lines say: that run's counters are incomplete"""
+    inc = []
+    for line in text.splitlines():
+        if line.startswith("# skipped: INCOMPLETE: "):
+            inc.append(line[len("# skipped: INCOMPLETE: "):].split(", marks evicted")[0])
+        elif line.startswith("# skipped prog "):
+            inc.append(line[len("# skipped prog "):])
+    return "; ".join(inc) if inc else None
 
 
 def check(r, tx, rx):
@@ -763,6 +782,15 @@ def write_summary(d, res):
         L.append("")
         for i, x in bad:
             L.append("- run %d (raw/%03d.log): %s" % (i, i, x))
+    inc = [r for r in res["runs"] if (r.get("counters") or {}).get("kmod_incomplete")]
+    if inc:
+        L.append("")
+        L.append("Runs whose per-skb counters are incomplete (program runs the kernel skipped, "
+                 "GRO marks lost):")
+        L.append("")
+        for r in inc:
+            L.append("- run %d (raw/%03d.log): %s" % (r["index"], r["index"],
+                                                      r["counters"]["kmod_incomplete"]))
     errs = [r for r in res["runs"] if r["status"] != "ok"]
     if errs:
         L.append("")

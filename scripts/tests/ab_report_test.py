@@ -65,6 +65,19 @@ def proc_stat_delta_in_seconds():
     close(d["busy"], 2.0 + 0 + 1.0 + 0.02 + 0.4)
 
 
+@test
+def bpf_skipped_runs_mark_counters_incomplete():
+    ok = "tx_skbs 5\n# skipped: none: recursion_misses 0, mark updates failed 0 (map full 0), " \
+         "marks evicted none (hash map)\n"
+    same(R.bpf_incomplete(ok), None)
+    same(R.bpf_incomplete("tx_skbs 5\n"), None)
+    bad = "tx_skbs 5\n# skipped: INCOMPLETE: recursion_misses 3, mark updates failed 1 " \
+          "(map full 1), marks evicted none (hash map)\n" \
+          "# skipped prog netif_receive_skb recursion_misses 3\n"
+    same(R.bpf_incomplete(bad), "recursion_misses 3, mark updates failed 1 (map full 1); "
+         "netif_receive_skb recursion_misses 3")
+
+
 def run(setting, rep, mbps, cost_s, nbytes, status="ok"):
     """a run as one_run() returns it, with the fields aggregate() reads"""
     r = {"tx_mode": "gso-cmsg", "rx_mode": "gro", "setting": setting, "rep": rep,

@@ -10,7 +10,12 @@
 # same case's /proc/net/snmp (Udp, Udp6) deltas against those counters
 # (snmp_check; docs/bpf.md "Three ways: /proc/net/snmp").
 #
-#   scripts/vm/bpf_guest.sh --ko PATH [--out FILE] [--only CASE,...]
+#   scripts/vm/bpf_guest.sh --ko PATH [--out FILE] [--only CASE,...] [--reps N]
+#
+# --reps N (1..1000): the cases N times in this boot (scripts/bench/bpf_stress.sh),
+# each result line then names its rep.  Each BPF run must also say
+# '# skipped: none' (no program run the kernel skipped, no GRO mark lost);
+# an incomplete run is a failure naming the program and the count.
 #
 # Two result lines per case on stdout (and appended to FILE), as kmod_guest.sh:
 #   UGKMOD ok|not ok|skip <kernel>: bpf <case>: ...
@@ -26,14 +31,17 @@ usage() {
 	exit 1
 }
 
-ko= out=/dev/null only=
+ko= out=/dev/null only= reps=1 rep=""
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--ko) ko=${2:-}; shift 2 || usage ;;
 	--out) out=${2:-}; shift 2 || usage ;;
 	--only) only=${2:-}; shift 2 || usage ;;
+	--reps) reps=${2:-}; shift 2 || usage
+		[[ $reps =~ ^[1-9][0-9]{0,3}$ ]] && [ "$reps" -le 1000 ] ||
+			ug_die "--reps '$reps': allowed 1..1000" ;;
 	-h | --help) ug_help; exit 0 ;;
-	*) ug_die "unknown option '$1', allowed --ko PATH, --out FILE, --only CASE,... (-h: usage)" ;;
+	*) ug_die "unknown option '$1', allowed --ko PATH, --out FILE, --only CASE,..., --reps N (-h: usage)" ;;
 	esac
 done
 [ -n "$ko" ] || usage
@@ -47,7 +55,7 @@ kver=$(uname -v | sed -n 's/.*Debian \([0-9][0-9.]*\).*/\1/p')
 [ -n "$kver" ] || kver=$(uname -r | sed 's/[-+].*//')
 work=$(mktemp -d /tmp/ugbpfg.XXXXXX)
 
-emit() { local s=$1; shift; echo "UGKMOD $s $kver: bpf $*" | tee -a "$out"; }
+emit() { local s=$1; shift; echo "UGKMOD $s $kver: bpf $rep$*" | tee -a "$out"; }
 wanted() { [ -z "$only" ] || [[ ",$only," == *",$1,"* ]]; }
 
 declare -A KM BF BD
@@ -70,6 +78,11 @@ compare() {
 	done
 	unav=$(grep -h '^# unavailable:' "$work/bpf" "$work/bpf_derived" | sort -u | tr '\n' ' ')
 	[ -s "$work/bpf.err" ] && bad+="$(head -2 "$work/bpf.err" | tr '\n' ' '), "
+	# a program run the kernel skipped or a lost GRO mark: incomplete, named
+	for mode in bpf bpf_derived; do
+		grep -q '^# skipped: none: ' "$work/$mode" ||
+			bad+="$mode incomplete: $(grep '^# skipped' "$work/$mode" | tr '\n' ' '), "
+	done
 	[ "$same" -gt 0 ] || bad+="no counter compared, "
 	if [ -n "$bad" ]; then
 		emit "not ok" "$name: ${bad%, }"
@@ -201,6 +214,7 @@ grep -q '^# mode fexit' "$work/hooks" &&
 	emit ok "hooks: fexit attached, $(sed -n 's/^# \(gso fields read with .*\)/\1/p' "$work/hooks")" ||
 	emit "not ok" "hooks: fexit not attached on a kernel whose module's kretprobes attach"
 
+run_cases() {
 wanted lo4 && { ns_add l; both "lo gso plain socket" l l 127.0.0.1 -4 ""; bl_down; }
 # a receive buffer too small for the burst: RcvbufErrors against rx_udp_queue_fails
 wanted lo4drop && { ns_add l; both "lo gso plain socket, 8 KB rcvbuf" l l 127.0.0.1 -4 \
@@ -232,5 +246,11 @@ if wanted gropass; then
 	both "veth GRO on, GSO skb passed whole" a b 10.71.0.2 -4 "-G"
 	bl_down
 fi
+}
+
+for ((r = 1; r <= reps; r++)); do
+	[ "$reps" = 1 ] || rep="[rep $r/$reps] "
+	run_cases
+done
 echo "# bpf_guest: cases done at $((SECONDS - t0)) s" >&2
 exit 0
