@@ -20,13 +20,7 @@ set -u
 . "$(dirname "$0")/scripts/lib.sh"
 
 BIN="$UDPGSO_BIN/udpgso_wire"
-only='*'
-case "${1:-}" in
--h | --help) ug_help; exit 0 ;;
--k) [ $# -eq 2 ] || ug_die "-k needs a shell pattern"; only=$2 ;;
-'') ;;
-*) ug_die "unknown argument '$1', allowed -k PATTERN, -h" ;;
-esac
+ug_opt_k "$@"
 
 ktap_header
 if ! why=$(ug_need_root) || ! why=$(ug_need_cmd ip ethtool); then

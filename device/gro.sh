@@ -41,13 +41,7 @@ PORT=9417
 # udpgro_conf.sh's 5 (both hosts' per-skb counters and the tracepoint slow
 # each train here); a train that matches passes at once
 TRIES=10
-only='*'
-case "${1:-}" in
--h | --help) ug_help; exit 0 ;;
--k) [ $# -eq 2 ] || ug_die "-k needs a shell pattern"; only=$2 ;;
-'') ;;
-*) ug_die "unknown argument '$1', allowed -k PATTERN, -h" ;;
-esac
+ug_opt_k "$@"
 
 ktap_header
 ug_need_built "$BIN"

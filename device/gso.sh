@@ -33,13 +33,7 @@
 set -u
 . "$(dirname "$0")/../scripts/lib.sh"
 
-only='*'
-case "${1:-}" in
--h | --help) ug_help; exit 0 ;;
--k) [ $# -eq 2 ] || ug_die "-k needs a shell pattern"; only=$2 ;;
-'') ;;
-*) ug_die "unknown argument '$1', allowed -k PATTERN, -h" ;;
-esac
+ug_opt_k "$@"
 QUICK=${DRV_GSO_QUICK:-0}
 case "$QUICK" in 0 | 1) ;; *) ug_die "DRV_GSO_QUICK '$QUICK': allowed 0, 1" ;; esac
 SENDS=${DRV_GSO_SENDS:-$((QUICK ? 1 : 4))}

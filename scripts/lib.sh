@@ -38,6 +38,17 @@ ug_help() {
 	awk 'NR == 1 || /^# SPDX/ || /^# shellcheck/ { next }
 	     /^#/ { sub(/^# ?/, ""); print; next } { exit }' "$0"
 }
+# ug_opt_k ARGS...: a case file's arguments, -k PATTERN (only the cases
+# whose name matches: sets only, default '*') or -h
+ug_opt_k() {
+	only='*'
+	case "${1:-}" in
+	-h | --help) ug_help; exit 0 ;;
+	-k) [ $# -eq 2 ] || ug_die "-k needs a shell pattern"; only=$2 ;;
+	'') ;;
+	*) ug_die "unknown argument '$1', allowed -k PATTERN, -h" ;;
+	esac
+}
 # ug_no_args "$@": for a script that takes no arguments: -h/--help prints
 # its usage and exits 0, anything else is one line and exit 1
 ug_no_args() {
