@@ -129,8 +129,8 @@ if [ "$(nproc)" -lt 2 ]; then
 	ktap_skip "fixed-rate run" "one CPU: nothing to pin to"
 else
 	real "interval-driven run: warm-up apart, pinned, stop rule as the intervals say" ci \
-		--tx gso-cmsg,tcp --rx gro --ci 95,40 -n 2 --max-reps 4 --no-perf
+		--method slices --tx gso-cmsg,tcp --rx gro --ci 95,40 -n 2 --max-reps 4 --no-perf
 	real "fixed-rate run: paced as asked (A at 97%), never above the rate, cost per GiB" rate \
-		--tx gso-cmsg --rx gro --rate 40M --rate-a 97 --ci off -n 2 --no-perf
+		--method slices --tx gso-cmsg --rx gro --rate 40M --rate-a 97 --ci off -n 2 --no-perf
 fi
 ktap_finish

@@ -119,7 +119,7 @@ session_gone() {	# SID
 
 rm -rf "$out"
 t0=$SECONDS
-setsid "$AB" --out "$out" --label test --tx sendto,gso-cmsg,tcp --rx gro -n 2 -l 1 \
+setsid "$AB" --out "$out" --label test --method slices --tx sendto,gso-cmsg,tcp --rx gro -n 2 -l 1 \
 	>"$tmp/short.out" 2>"$tmp/short.err" &
 pid=$!
 wait "$pid"

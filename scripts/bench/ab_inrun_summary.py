@@ -1,0 +1,88 @@
+# SPDX-License-Identifier: GPL-2.0
+"""udpgso-lab: summary.md of an in-run A/B (ab_inrun.py report)."""
+
+import statistics
+
+
+def pct(x):
+    return "±%.1f%%" % x if x is not None else "-"
+
+
+def pair_line(p, n):
+    where = "%s -> %s" % (p["tx_mode"], p["rx_mode"])
+    ci = p["ci"]
+    if ci is None:
+        return "- %s [inrun]: no interval (%d run(s) with window pairs; 2 needed)" % (
+            where, p["runs_used"])
+    rng = "A/B %.3f, %g%% interval %.3f-%.3f, %s, %d runs, %d window pairs" % (
+        ci["ratio"], ci["level"], ci["lo"], ci["hi"], pct(ci["half_pct"]), ci["n_runs"],
+        ci["windows"])
+    if ci.get("varies"):
+        rng += "; the effect **%s** (F-test p = %.2g: more than the within-run noise " \
+               "explains; the interval covers that spread)" % (ci["spread_words"], ci["hetero_p"])
+    if not ci["target_met"]:
+        rng += "; target not reached (~%s runs needed)" % (
+            ci["runs_needed"] if ci["runs_needed"] <= 200 else "over 200")
+    if ci["real"]:
+        r = ci["ratio"]
+        side = "A" if r > 1 else "B"
+        f = r if r >= 1 else 1 / r
+        by = "%.2fx" % f if f >= 1.5 else "%.1f%%" % (100 * (f - 1))
+        return "- %s [inrun]: **%s is faster by %s** (%s) — real (Holm over %d pairs, p = %.2g)" % (
+            where, side, by, rng, n, ci["p"])
+    if ci["excludes_1"]:
+        return "- %s [inrun]: **not shown** (%s) — excludes 1.0 but p = %.2g fails Holm over %d" % (
+            where, rng, ci["p"], n)
+    return "- %s [inrun]: **no difference shown** (%s)" % (where, rng)
+
+
+def summary(res):
+    ab = res["ab"]
+    iv = res["interval"]
+    L = ["# A/B (in-run): A = `%s` vs B = `%s`" % (res["settings"]["A"] or "as found",
+                                                    res["settings"]["B"] or "as found"), ""]
+    L.append("Method per pair: `inrun` = A and B switched (ethtool -K) inside one sender and "
+             "one receiver, in windows after a measured settle time; rx MB/s from the "
+             "receiving device's byte counter. Interval: %g%% t-interval over **runs** (each "
+             "run one estimate: the mean ln(A/B) of its window pairs), never over windows; "
+             "\"real\" = excludes 1.0 and passes Holm over the %d pairs." % (iv["level"], len(ab)))
+    L.append("")
+    for p in ab:
+        L.append(pair_line(p, len(ab)))
+    L.append("")
+    hw = [p["ci"]["half_pct"] for p in ab if p["ci"]]
+    if hw:
+        got = sum(1 for p in ab if p["ci"] and p["ci"]["target_met"])
+        L.append("Half-widths: best ±%.1f%%, median ±%.1f%%, worst ±%.1f%%; target ±%g%% "
+                 "reached in %d of %d pairs; %d runs in all; stopped by %s; wall %s s; load "
+                 "%s -> %s." % (min(hw), statistics.median(hw), max(hw), iv["target_pct"], got,
+                                len(ab), len({(r["run_id"]) for r in res["runs"]}),
+                                iv.get("stop"), res.get("wall_s"), res["loadavg"]["start"],
+                                res["loadavg"]["end"]))
+        L.append("")
+    L += ["| tx -> rx | method | A/B | interval | ± | runs | windows/run | sd run | "
+          "var within | var between | K&J windows/run | settle ms (held) | per-run A/B |",
+          "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    for p in ab:
+        c = p["ci"]
+        if c is None:
+            L.append("| %s -> %s | inrun | - | - | - | %d | - | - | - | - | - | %d | - |" % (
+                p["tx_mode"], p["rx_mode"], p["runs"], p["settle_ms"]))
+            continue
+        L.append("| %s -> %s | inrun | %.3f | %.3f-%.3f | %s | %d | %s | %.2f%% | %s | %s | "
+                 "%s | %d (%d/%d) | %s |" % (
+                     p["tx_mode"], p["rx_mode"], c["ratio"], c["lo"], c["hi"], pct(c["half_pct"]),
+                     c["n_runs"], ",".join(str(x) for x in sorted(set(p["window_pairs_per_run"]))),
+                     100 * c["sd_run"],
+                     "%.2g" % c["var_within"] if c["var_within"] is not None else "-",
+                     "%.2g" % c["var_between"] if c["var_between"] is not None else "-",
+                     c["optimal_window_pairs"] or "-", p["settle_ms"], p["settle_held"][0],
+                     p["settle_held"][1], " ".join("%.3f" % x for x in c["run_ratios"])))
+    L.append("")
+    L.append("Command: `%s`  " % res["command"])
+    L.append("Host %s, kernel %s, %d CPUs; per-skb counters: %s." % (
+        res["host"], res["kernel"], res["ncpus"], res.get("counters_source")))
+    for n in res.get("notes") or []:
+        L.append("- note: %s" % n)
+    L.append("")
+    return "\n".join(L)
