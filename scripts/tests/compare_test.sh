@@ -283,7 +283,7 @@ bad 10 1 "--threshold -1: allowed 0 <= PCT < 100" "$BASE" "$BASE" --threshold -1
 bad 11 1 "--metrics 'speed': allowed" "$BASE" "$BASE" --metrics speed
 bad 12 1 "unrecognized arguments: --frobnicate" "$BASE" "$BASE" --frobnicate
 bad 13 1 "--level 100: allowed 50 <= PCT < 100" "$BASE" "$BASE" --level 100
-bad 14 1 "--family and --per-interval: allowed one of them" "$BASE" "$BASE" --family \
+bad 14 1 "--family, --headline and --per-interval: allowed one of them" "$BASE" "$BASE" --family \
 	--per-interval
 run_cmp ign "$BASE" "$tmp/otherset" --ignore-settings
 [ "$(rc_of ign)" = 0 ] && ktap_ok "--ignore-settings compares different settings" ||
