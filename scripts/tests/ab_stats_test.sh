@@ -6,6 +6,10 @@
 #     a known effect inside its interval, the stop rule, the outlier rule,
 #     medians, paired ratios, cost per GiB and per datagram, steal share,
 #     the p-value and Holm's correction (13-pair A/A runs call nothing);
+#   - scripts/tests/ab_inrun_test.py: the in-run method's statistics (runs as
+#     the unit, between- and within-run variance, the spread rule, coverage
+#     and A/A calls on simulated two-level data, the settle time, the budget
+#     order, windows read from a raw log, compare's pair level per run);
 #   - scripts/tests/bpf_toggle_test.py: bpf_toggle_summary.py's windows on logs
 #     written as bpf_toggle.sh writes them (transition seconds left out, each
 #     mode against its neighbours, the 3% verdicts, a failed window);
@@ -39,6 +43,7 @@ while read -r verdict rest; do
 	*) ktap_fail "stats: unexpected output" "$verdict $rest" ;;
 	esac
 done < <(python3 "$UG_TOP/scripts/tests/ab_stats_test.py" 2>&1;
+	 python3 "$UG_TOP/scripts/tests/ab_inrun_test.py" 2>&1 | sed 's/^\(PASS\|FAIL\) /\1 inrun: /';
 	 python3 "$UG_TOP/scripts/tests/bpf_toggle_test.py" 2>&1 | sed 's/^\(PASS\|FAIL\) /\1 bpf_toggle: /')
 
 # ---- bad input ------------------------------------------------------------------

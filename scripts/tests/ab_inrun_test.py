@@ -1,0 +1,229 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""udpgso-lab: tests of the in-run A/B statistics (ab_inrun_stats.py) and of
+the reading of its raw logs (ab_inrun.py) on known and simulated data.
+One "PASS name" or "FAIL name: why" line per test (ab_stats_test.sh turns
+them into KTAP); exit 1 when one failed."""
+import math
+import os
+import random
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))), "bench"))
+import ab_inrun as IR  # noqa: E402
+import ab_inrun_stats as S  # noqa: E402
+import ab_stats  # noqa: E402
+import ab_compare  # noqa: E402
+from ugtest import run_tests  # noqa: E402
+
+TESTS = []
+
+
+def test(fn):
+    TESTS.append(fn)
+    return fn
+
+
+def close(a, b, tol):
+    if a is None or abs(a - b) > tol:
+        raise AssertionError("%r, expected %r (+-%g)" % (a, b, tol))
+
+
+def same(a, b):
+    if a != b:
+        raise AssertionError("%r, expected %r" % (a, b))
+
+
+@test
+def two_level_interval_by_hand():
+    # run estimates 0.11, 0.09, 0.10: mean 0.10, sd 0.01, t(2) = 4.302653
+    iv = S.two_level([[0.10, 0.12], [0.08, 0.10], [0.11, 0.09]], 95)
+    h = 4.302653 * 0.01 / math.sqrt(3)
+    close(iv["ratio"], math.exp(0.10), 1e-9)
+    close(iv["lo"], math.exp(0.10 - h), 1e-6)
+    close(iv["hi"], math.exp(0.10 + h), 1e-6)
+    same(iv["n_runs"], 3)
+    same(iv["windows"], 6)
+    # within: 3 runs x 2 deviations of 0.01: 0.0006 / 3 df; between: 0.0001 - 0.0002/2 = 0
+    close(iv["var_within"], 0.0002, 1e-12)
+    close(iv["var_between"], 0.0, 1e-12)
+    # F = 2 x 0.0001 / 0.0002 = 1 on (2, 3) df: P(F > 1) = 0.4648 (tables)
+    close(iv["hetero_p"], 0.46482, 2e-4)
+    same(iv["varies"], False)
+    # t = 0.10 / (0.01 / sqrt 3) = 17.32 on 2 df: p = 2 (1 - T(17.32)) = 0.003317
+    close(iv["p"], 0.003317, 2e-5)
+
+
+@test
+def f_survival_matches_closed_form():
+    # F(2, d2): P(F > f) = (1 + 2 f / d2) ^ (-d2 / 2)
+    for f, d2 in ((0.5, 3), (1.0, 10), (4.0, 7), (9.0, 30)):
+        close(S.f_sf(f, 2, d2), (1 + 2 * f / d2) ** (-d2 / 2.0), 1e-9)
+
+
+@test
+def windows_of_one_run_are_not_replicates():
+    # two runs at different levels of the effect, 10 quiet window pairs each:
+    # pooling the 20 windows would give a narrow interval around 1.16; runs as
+    # the unit and the spread rule must cover both runs' ratios and say so
+    rnd = random.Random(1)
+    runs = [[0.10 + rnd.gauss(0, 0.002) for _ in range(10)],
+            [0.20 + rnd.gauss(0, 0.002) for _ in range(10)]]
+    iv = S.two_level(runs, 95)
+    same(iv["varies"], True)
+    if not (iv["lo"] <= math.exp(0.10) * 1.002 and iv["hi"] >= math.exp(0.20) / 1.002):
+        raise AssertionError("interval %.3f-%.3f does not cover the runs 1.105, 1.221"
+                             % (iv["lo"], iv["hi"]))
+    flat = [x for r in runs for x in r]
+    naive = ab_stats.interval([math.exp(x) for x in flat], 95)
+    if naive["half_pct"] >= iv["half_pct"]:
+        raise AssertionError("windows pooled (%.1f%%) were not narrower: the case tests "
+                             "nothing" % naive["half_pct"])
+
+
+def simulate(rnd, true, sb, sw, runs, wins):
+    return [[true + e + rnd.gauss(0, sw) for _ in range(wins)]
+            for e in (rnd.gauss(0, sb) for _ in range(runs))]
+
+
+@test
+def coverage_with_between_run_variation():
+    # the effect moves between runs (sd 3%), windows inside a run vary 2%:
+    # the 95% interval over runs covers the true mean ~95% of the time; the
+    # windows taken as independent would cover far less (so this case fails
+    # for that mistake)
+    rnd = random.Random(7)
+    true = math.log(1.5)
+    ok = naive_ok = 0
+    n = 1000
+    for _ in range(n):
+        runs = simulate(rnd, true, 0.03, 0.02, 6, 2)
+        iv = S.two_level(runs, 95)
+        ok += iv["lo"] <= 1.5 <= iv["hi"]
+        nv = ab_stats.interval([math.exp(x) for r in runs for x in r], 95)
+        naive_ok += nv["lo"] <= 1.5 <= nv["hi"]
+    if ok < 0.93 * n:
+        raise AssertionError("covered %d of %d" % (ok, n))
+    if naive_ok > 0.90 * n:
+        raise AssertionError("windows as replicates covered %d of %d: the case cannot tell"
+                             % (naive_ok, n))
+
+
+@test
+def aa_runs_call_nothing_after_holm():
+    # 13 pairs, no effect, 6 runs x 2 window pairs each: at most ~5% of such
+    # make runs call any pair real
+    rnd = random.Random(3)
+    n, bad = 400, 0
+    for _ in range(n):
+        ivs = [S.two_level(simulate(rnd, 0.0, 0.02, 0.02, 6, 2), 95) for _ in range(13)]
+        real = ab_stats.holm([iv["p"] for iv in ivs], 0.05)
+        bad += any(r and iv["excludes_1"] for r, iv in zip(real, ivs))
+    if bad > 0.065 * n:
+        raise AssertionError("%d of %d A/A runs called a pair real" % (bad, n))
+
+
+@test
+def known_effect_is_found():
+    # A at 97% of B, runs vary 1%, windows 1.5%: found (real) in most runs and
+    # covered at the level
+    rnd = random.Random(11)
+    n = found = cov = 0
+    for _ in range(300):
+        iv = S.two_level(simulate(rnd, math.log(0.97), 0.01, 0.015, 6, 2), 95)
+        n += 1
+        found += iv["excludes_1"] and iv["hi"] < 1.0
+        cov += iv["lo"] <= 0.97 <= iv["hi"]
+    if found < 0.8 * n or cov < 0.93 * n:
+        raise AssertionError("found %d, covered %d of %d" % (found, cov, n))
+
+
+@test
+def settle_time_from_rates():
+    # a ramp of three 100 ms rates, then steady: 300 ms
+    same(S.settle_ms([50, 60, 70, 80, 100, 100, 101, 99, 100, 100]), 300)
+    # one isolated dip (the host took the CPU) is not a settle: the floor
+    same(S.settle_ms([100, 100, 0, 100, 100, 100, 100, 100]), 100)
+    same(S.settle_ms([1, 2, 3]), None)
+
+
+@test
+def spending_goes_to_the_nearest():
+    iv = {"half_pct": 4.0, "sd_run": 0.02, "varies": False, "run_ratios": [1, 1]}
+    far = {"half_pct": 20.0, "sd_run": 0.10, "varies": False, "run_ratios": [1, 1]}
+    met = {"half_pct": 2.0, "sd_run": 0.01, "varies": False, "run_ratios": [1, 1]}
+    st = {"near": (6, iv), "far": (6, far), "met": (6, met), "full": (30, far), "none": (1, None)}
+    order = S.spending_order(st, 95, 3, 30)
+    same(order[:2], ["near", "far"])
+    same(sorted(order), ["far", "near", "none"])
+    # the runs needed at sd 2%: smallest n with t(n-1) 0.02/sqrt(n) <= ln 1.03
+    n = S.needed(iv, 95, 3)
+    h = math.log(1.03)
+    if not (ab_stats.t_quantile(0.975, n - 1) * 0.02 / math.sqrt(n) <= h <
+            ab_stats.t_quantile(0.975, n - 2) * 0.02 / math.sqrt(n - 1)):
+        raise AssertionError("needed %d" % n)
+    wide = dict(far, varies=True, ratio=1.5, run_ratios=[1.3, 1.7])
+    same(S.needed(wide, 95, 3), 201)
+
+
+@test
+def optimal_windows_kalibera_jones():
+    # sqrt(c_run / c_win x var_w / var_b) = sqrt(4 / 1 x 0.0004 / 0.0001) = 4
+    same(S.optimal_windows(0.0004, 0.0001, 4.0, 1.0), 4)
+    same(S.optimal_windows(0.0004, 0.0, 4.0, 1.0), None)
+
+
+LOG = """run run_id=7 pair=2 tx_mode=sendto rx_mode=plain order=A,B window_ms=500 settle_ms=200
+cmd_tx tx
+switch 100.000 A tx:x=on
+s 100.0 0 0 0 0 0 0 cpu 10 0 10 100 0 0 0 0 0 0
+ctr 100.4 start 1 rx_gro_skbs 5
+s 100.5 1000000 1000 100000000 50000000 1000 0 cpu 20 0 20 140 0 0 10 0 0 0
+win_start 100.5 1 A
+s 101.0 2000000 2000 400000000 150000000 2000 0 cpu 40 0 40 160 0 0 20 0 0 0
+win_end 101.0 1 A
+ctr 101.0 end 1 rx_gro_skbs 9
+switch 101.1 B tx:x=off
+s 101.3 2100000 2100 450000000 170000000 2100 0 cpu 40 0 40 160 0 0 20 0 0 0
+win_start 101.3 2 B
+s 101.8 2600000 2600 700000000 270000000 2600 1 cpu 50 0 50 170 0 0 30 0 0 0
+win_end 101.8 2 B
+"""
+
+
+@test
+def windows_from_a_raw_log():
+    with tempfile.TemporaryDirectory() as d:
+        p = os.path.join(d, "02-007.log")
+        with open(p, "w") as f:
+            f.write(LOG)
+        run = IR.parse(p)
+    ws = IR.windows(run, 100)
+    same([(w["run_id"], w["window"], w["setting"], w["method"]) for w in ws],
+         [(7, 1, "A", "inrun"), (7, 2, "B", "inrun")])
+    close(ws[0]["rx_MBps"], 2.0, 1e-9)        # 1e6 bytes in 0.5 s
+    close(ws[1]["rx_MBps"], 1.0, 1e-9)
+    same(ws[0]["rx_packets"], 1000)
+    close(ws[0]["tx_cpu_s"], 0.3, 1e-12)
+    close(ws[0]["rx_cpu_s"], 0.1, 1e-12)
+    close(ws[0]["busy_cpu_s"], (20 + 20 + 10) / 100.0, 1e-12)
+    close(ws[0]["softirq_cpu_s"], 0.1, 1e-12)
+    same(ws[0]["counters"], {"rx_gro_skbs": 4})
+    same(ws[1]["udp_rcvbuf_errors"], 1)
+    close(IR.log_pairs(ws)[0], math.log(2.0), 1e-12)
+
+
+@test
+def compare_headline_level_per_run():
+    runs = [{"setting": "A", "run_id": 1, "rx_MBps": 4.0}, {"setting": "B", "run_id": 1,
+                                                           "rx_MBps": 1.0},
+            {"setting": "A", "run_id": 2, "rx_MBps": 9.0}, {"setting": "B", "run_id": 2,
+                                                           "rx_MBps": 4.0},
+            {"setting": "A", "run_id": 3, "rx_MBps": 5.0}]
+    same(ab_compare.pair_levels(runs), [2.0, 6.0, 5.0])
+
+
+if __name__ == "__main__":
+    sys.exit(run_tests(TESTS))
