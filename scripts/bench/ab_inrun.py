@@ -25,7 +25,9 @@ import ab_stats  # noqa: E402
 from ab_rawlog import kv, read_conf  # noqa: E402
 
 GIB = float(1 << 30)
-CALIB_RATES = 15        # ab_inrun.sh's IR_CALIB_S: the 100 ms rates of one calibration
+STARVED = 0.05          # a window whose sender ran less than this share of it measured the
+                        # scheduler, not the path: its window pair is left out (counted)
+CALIB_RATES = 10        # ab_inrun.sh's IR_CALIB_S: the 100 ms rates of one calibration
 
 
 def parse(path):
@@ -52,6 +54,8 @@ def parse(path):
                     run["ctr"].setdefault(key, {})[w[4]] = int(w[5])
                 except ValueError:
                     pass
+            elif w[0] == "settle_measured" and len(w) >= 3:
+                run["settle_measured"] = int(w[2])
             elif w[0] in ("cmd_tx", "cmd_rx"):
                 run["cmds"][w[0]] = line[len(w[0]) + 1:].strip()
     return run
@@ -101,6 +105,8 @@ def windows(run, user_hz=100):
                  "udp_in_datagrams": b["udp_in"] - a["udp_in"],
                  "udp_rcvbuf_errors": b["rcvbuf"] - a["rcvbuf"],
                  "tx_cpu_s": (b["txns"] - a["txns"]) / 1e9,
+                 "tx_cpu_share": (b["txns"] - a["txns"]) / 1e9 / dt,
+                 "MB_per_tool_cpu_s": nb / 1e6 / tool if tool > 0 else None,
                  "rx_cpu_s": (b["rxns"] - a["rxns"]) / 1e9,
                  "tool_cpu_s_per_GiB": tool / (nb / GIB) if nb > 0 else None,
                  "busy_cpu_s": busy / float(user_hz),
@@ -156,12 +162,18 @@ def calib_settle(run):
     return max(out) if out else None
 
 
-def log_pairs(ws):
-    """ln(A/B) per consecutive window pair (A B or B A) of one run."""
+def log_pairs(ws, metric="rx_MBps", starved=None):
+    """ln(A/B) of METRIC per consecutive window pair (A B or B A) of one run;
+    a pair with a starved window (the sender ran under STARVED of it) is left
+    out and appended to the list starved when given."""
     out = []
     for a, b in zip(ws[0::2], ws[1::2]):
-        x = {a["setting"]: a["rx_MBps"], b["setting"]: b["rx_MBps"]}
-        if set(x) == {"A", "B"} and x["A"] > 0 and x["B"] > 0:
+        if min(a["tx_cpu_share"], b["tx_cpu_share"]) < STARVED:
+            if starved is not None:
+                starved.append((a["run_id"], a["window"]))
+            continue
+        x = {a["setting"]: a.get(metric), b["setting"]: b.get(metric)}
+        if set(x) == {"A", "B"} and (x["A"] or 0) > 0 and (x["B"] or 0) > 0:
             out.append(math.log(x["A"] / x["B"]))
     return out
 
@@ -183,9 +195,12 @@ def pair_state(conf, runs):
         by.setdefault(int(h["pair"]), []).append(r)
     state = {}
     for pi, rs in by.items():
-        lp = [log_pairs(windows(r, hz)) for r in rs]
-        lp = [x for x in lp if x]
-        state[pi] = (len(rs), irs.two_level(lp, level), rs, lp)
+        ws = [windows(r, hz) for r in rs]
+        starved = []
+        lp = [x for x in (log_pairs(w, starved=starved) for w in ws) if x]
+        lc = [x for x in (log_pairs(w, "MB_per_tool_cpu_s") for w in ws) if x]
+        state[pi] = (len(rs), irs.two_level(lp, level), rs, lp, starved,
+                     irs.two_level(lc, level))
     return level, width, state
 
 
@@ -210,7 +225,7 @@ def pending(d, elapsed):
 
 
 def pair_record(pi, st, level, width, max_runs):
-    done, iv, rs, lp = st
+    done, iv, rs, lp, starved, ivc = st
     h = rs[0]["head"]
     rec = {"tx_mode": h.get("tx_mode"), "rx_mode": h.get("rx_mode"), "method": "inrun",
            "runs": done, "runs_used": len(lp), "window_pairs_per_run": [len(x) for x in lp],
@@ -220,6 +235,10 @@ def pair_record(pi, st, level, width, max_runs):
         a, b = settle_checks(r, rec["settle_ms"])
         held, tot = held + a, tot + b
     rec["settle_held"] = [held, tot]
+    rec["starved_window_pairs"] = starved
+    rec["ci_MB_per_tool_cpu_s"] = ivc
+    meas = [r["settle_measured"] for r in rs if "settle_measured" in r]
+    rec["settle_measured_ms"] = meas[0] if meas else None
     if iv is None:
         rec["ci"] = None
         return rec

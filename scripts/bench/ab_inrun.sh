@@ -23,9 +23,10 @@
 #   ctr T EDGE NAME VALUE    per-skb counters (kmod or BPF) at window edges
 # shellcheck shell=bash
 
-method=auto ir_window=500 ir_pairs_per_run=2	# the options' defaults
+method=auto ir_window=300 ir_pairs_per_run=2	# the options' defaults
 IR_SAMPLE=0.1		# seconds between samples
-IR_CALIB_S=15		# tenths of a second observed after a calibration switch
+IR_CALIB_S=10		# tenths of a second observed after a calibration switch
+IR_SETTLE_MAX=500	# ms: a longer measured settle is capped (and said so)
 declare -A ir_settle	# "tx rx" -> settle in ms, measured in the pair's first run
 declare -A ir_runs	# "tx rx" -> runs done
 ir_txpid= ir_rxpid=
@@ -174,7 +175,7 @@ ir_run() {
 		return 1
 	fi
 	# the sender's start-up: observed, never counted
-	ir_observe "$log.tmp" 5
+	ir_observe "$log.tmp" 3
 	if [ -z "$settle" ]; then
 		# the pair's first run measures how long the rate takes to settle
 		# after a switch, both ways (ab_inrun.py settle: the time until
@@ -185,7 +186,9 @@ ir_run() {
 			ir_sample "$log.tmp"
 			ir_observe "$log.tmp" "$IR_CALIB_S"
 		done
-		settle=$("$py_stats" "$AB_DIR/ab_inrun.py" settle "$log.tmp") || settle=500
+		settle=$("$py_stats" "$AB_DIR/ab_inrun.py" settle "$log.tmp") || settle=$IR_SETTLE_MAX
+		echo "settle_measured $EPOCHREALTIME $settle" >>"$log.tmp"
+		[ "$settle" -le "$IR_SETTLE_MAX" ] || settle=$IR_SETTLE_MAX
 		ir_settle[$key]=$settle
 	fi
 	for s in "${order[@]}"; do

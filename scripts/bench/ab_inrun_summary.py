@@ -8,6 +8,14 @@ def pct(x):
     return "±%.1f%%" % x if x is not None else "-"
 
 
+def settle(p):
+    """The settle time used, and the measured one when it was capped."""
+    m = p.get("settle_measured_ms")
+    if m is not None and m > p["settle_ms"]:
+        return "%d (measured %d: capped)" % (p["settle_ms"], m)
+    return "%d" % p["settle_ms"]
+
+
 def pair_line(p, n):
     where = "%s -> %s" % (p["tx_mode"], p["rx_mode"])
     ci = p["ci"]
@@ -61,23 +69,40 @@ def summary(res):
                                 res["loadavg"]["end"]))
         L.append("")
     L += ["| tx -> rx | method | A/B | interval | ± | runs | windows/run | sd run | "
-          "var within | var between | K&J windows/run | settle ms (held) | per-run A/B |",
+          "var within | var between | K&J windows/run | settle ms (windows whose last 100 ms before "
+          "them was within their noise) | per-run A/B |",
           "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for p in ab:
         c = p["ci"]
         if c is None:
-            L.append("| %s -> %s | inrun | - | - | - | %d | - | - | - | - | - | %d | - |" % (
-                p["tx_mode"], p["rx_mode"], p["runs"], p["settle_ms"]))
+            L.append("| %s -> %s | inrun | - | - | - | %d | - | - | - | - | - | %s | - |" % (
+                p["tx_mode"], p["rx_mode"], p["runs"], settle(p)))
             continue
         L.append("| %s -> %s | inrun | %.3f | %.3f-%.3f | %s | %d | %s | %.2f%% | %s | %s | "
-                 "%s | %d (%d/%d) | %s |" % (
+                 "%s | %s (%d/%d) | %s |" % (
                      p["tx_mode"], p["rx_mode"], c["ratio"], c["lo"], c["hi"], pct(c["half_pct"]),
                      c["n_runs"], ",".join(str(x) for x in sorted(set(p["window_pairs_per_run"]))),
                      100 * c["sd_run"],
                      "%.2g" % c["var_within"] if c["var_within"] is not None else "-",
                      "%.2g" % c["var_between"] if c["var_between"] is not None else "-",
-                     c["optimal_window_pairs"] or "-", p["settle_ms"], p["settle_held"][0],
+                     c["optimal_window_pairs"] or "-", settle(p), p["settle_held"][0],
                      p["settle_held"][1], " ".join("%.3f" % x for x in c["run_ratios"])))
+    L.append("")
+    L.append("Secondary metric, rx MB per CPU-second of the two tools (schedstat; what the "
+             "path costs, whatever share of the CPU the host left them): A/B per pair, "
+             "interval over runs:")
+    L.append("")
+    for p in ab:
+        c = p.get("ci_MB_per_tool_cpu_s")
+        if c:
+            L.append("- %s -> %s: %.3f [%.3f-%.3f] %s, %d runs%s" % (
+                p["tx_mode"], p["rx_mode"], c["ratio"], c["lo"], c["hi"], pct(c["half_pct"]),
+                c["n_runs"], "; varied between runs" if c["varies"] else ""))
+    st = sum(len(p.get("starved_window_pairs") or []) for p in ab)
+    if st:
+        L.append("")
+        L.append("Left out: %d window pair(s) in which the sender ran under 5%% of a window "
+                 "(the host's scheduler, not the path)." % st)
     L.append("")
     L.append("Command: `%s`  " % res["command"])
     L.append("Host %s, kernel %s, %d CPUs; per-skb counters: %s." % (
