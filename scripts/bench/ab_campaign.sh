@@ -17,7 +17,7 @@
 #                                [--until HH:MM] [--out DIR]
 #   --rounds N     rounds of every kind (1..100, default 3)
 #   --kinds LIST   comma-separated of default, aa, known (default all three)
-#   --rate RATE    the known effect's rate of B (udpgso_ab.sh --rate; default 20MB)
+#   --rate RATE    the known effect's rate of B (udpgso_ab.sh --rate; default 5MB)
 #   --until HH:MM  start no run after this UTC time
 #   --out DIR      default results/ab-campaign-DATE
 set -u
@@ -27,7 +27,7 @@ usage() {
 	echo "usage: $ug_prog [--rounds N] [--kinds default,aa,known] [--rate RATE] [--until HH:MM] [--out DIR]" >&2
 	exit 1
 }
-rounds=3 kinds=default,aa,known rate=20MB until= out=
+rounds=3 kinds=default,aa,known rate=5MB until= out=
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--rounds) rounds=${2:-}; shift 2 || usage ;;

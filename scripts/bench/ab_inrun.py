@@ -25,8 +25,10 @@ import ab_stats  # noqa: E402
 from ab_rawlog import kv, read_conf  # noqa: E402
 
 GIB = float(1 << 30)
-STARVED = 0.05          # a window whose sender ran less than this share of it measured the
-                        # scheduler, not the path: its window pair is left out (counted)
+STARVED = 0.9           # a window whose sender waited on the run queue (schedstat) for more
+                        # than this share of it measured the host's scheduler, not the path:
+                        # its window pair is left out (counted); a paced sender that sleeps
+                        # does not wait there
 CALIB_RATES = 10        # ab_inrun.sh's IR_CALIB_S: the 100 ms rates of one calibration
 
 
@@ -40,11 +42,12 @@ def parse(path):
                 continue
             if w[0] == "run" and not run["head"]:
                 run["head"] = kv(line[4:])
-            elif w[0] == "s" and len(w) >= 10:
+            elif w[0] == "s" and len(w) >= 12:
                 run["samples"].append({"t": float(w[1]), "b": int(w[2]), "p": int(w[3]),
-                                       "txns": int(w[4]), "rxns": int(w[5]),
-                                       "udp_in": int(w[6]), "rcvbuf": int(w[7]),
-                                       "stat": [int(x) for x in w[9:]]})
+                                       "txns": int(w[4]), "txwait": int(w[5]),
+                                       "rxns": int(w[6]), "rxwait": int(w[7]),
+                                       "udp_in": int(w[8]), "rcvbuf": int(w[9]),
+                                       "stat": [int(x) for x in w[11:]]})
                 run["events"].append(("s", len(run["samples"]) - 1))
             elif w[0] in ("switch", "calib", "win_start", "win_end"):
                 run["events"].append((w[0], float(w[1]), w[2:]))
@@ -106,6 +109,8 @@ def windows(run, user_hz=100):
                  "udp_rcvbuf_errors": b["rcvbuf"] - a["rcvbuf"],
                  "tx_cpu_s": (b["txns"] - a["txns"]) / 1e9,
                  "tx_cpu_share": (b["txns"] - a["txns"]) / 1e9 / dt,
+                 "tx_wait_share": (b["txwait"] - a["txwait"]) / 1e9 / dt,
+                 "rx_wait_share": (b["rxwait"] - a["rxwait"]) / 1e9 / dt,
                  "MB_per_tool_cpu_s": nb / 1e6 / tool if tool > 0 else None,
                  "rx_cpu_s": (b["rxns"] - a["rxns"]) / 1e9,
                  "tool_cpu_s_per_GiB": tool / (nb / GIB) if nb > 0 else None,
@@ -164,11 +169,12 @@ def calib_settle(run):
 
 def log_pairs(ws, metric="rx_MBps", starved=None):
     """ln(A/B) of METRIC per consecutive window pair (A B or B A) of one run;
-    a pair with a starved window (the sender ran under STARVED of it) is left
+    a pair with a starved window (the sender waited on the run queue
+    for over STARVED of it) is left
     out and appended to the list starved when given."""
     out = []
     for a, b in zip(ws[0::2], ws[1::2]):
-        if min(a["tx_cpu_share"], b["tx_cpu_share"]) < STARVED:
+        if max(a["tx_wait_share"], b["tx_wait_share"]) > STARVED:
             if starved is not None:
                 starved.append((a["run_id"], a["window"]))
             continue

@@ -11,11 +11,11 @@
 #
 # Raw log per run, raw/inrun/PAIR-RUN.log, one line each:
 #   run run_id=R tx_mode=T rx_mode=X order=A,B,B,A window_ms=W settle_ms=S ...
-#   s T BYTES PKTS TX_NS RX_NS UDP_IN UDP_RCVBUFERR CPU-LINE-OF-/proc/stat
+#   s T BYTES PKTS TX_NS TX_WAIT RX_NS RX_WAIT UDP_IN UDP_RCVBUFERR CPU-LINE
 #       a sample (every 100 ms; BYTES/PKTS: the receiving device's rx
 #       counters in the receiver's netns, TX_NS/RX_NS: the tools' CPU time
-#       from /proc/PID/task/*/schedstat, UDP_*: Udp MIB of the receiver's
-#       netns)
+#       and *_WAIT their run-queue wait from /proc/PID/task/*/schedstat,
+#       UDP_*: Udp MIB of the receiver's netns, then /proc/stat's cpu line)
 #   switch T SETTING         the setting applied (ethtool -K returned at T)
 #   win_start T N SETTING    a window's edges: samples are taken there too
 #   win_end T N SETTING
@@ -50,14 +50,15 @@ ab_method_pick() {
 	warmup=0
 }
 
-# ir_tasks_ns PID: the CPU time (ns) of every thread of PID, no fork
+# ir_tasks_ns PID: the CPU time and the run-queue wait (ns) of every thread
+# of PID (/proc/PID/task/*/schedstat), no fork
 ir_tasks_ns() {
-	local f v sum=0
+	local f v w sum=0 wsum=0
 	for f in /proc/"$1"/task/*/schedstat; do
-		read -r v _ <"$f" 2>/dev/null || continue
-		sum=$((sum + v))
+		read -r v w _ <"$f" 2>/dev/null || continue
+		sum=$((sum + v)) wsum=$((wsum + w))
 	done
-	ir_ns=$sum
+	ir_ns=$sum ir_wait=$wsum
 }
 
 # ir_sample LOG: one sample line (no fork)
@@ -78,8 +79,8 @@ ir_sample() {
 			break ;;
 		esac
 	done <"/proc/$ir_rxpid/net/snmp"
-	ir_tasks_ns "$ir_txpid"; txn=$ir_ns
-	ir_tasks_ns "$ir_rxpid"; rxn=$ir_ns
+	ir_tasks_ns "$ir_txpid"; txn="$ir_ns $ir_wait"
+	ir_tasks_ns "$ir_rxpid"; rxn="$ir_ns $ir_wait"
 	read -r st </proc/stat
 	echo "s $EPOCHREALTIME $b $p $txn $rxn $in $rbe $st" >>"$1"
 }

@@ -101,7 +101,7 @@ def summary(res):
     st = sum(len(p.get("starved_window_pairs") or []) for p in ab)
     if st:
         L.append("")
-        L.append("Left out: %d window pair(s) in which the sender ran under 5%% of a window "
+        L.append("Left out: %d window pair(s) in which the sender waited on the run queue for over 90%% of a window "
                  "(the host's scheduler, not the path)." % st)
     L.append("")
     L.append("Command: `%s`  " % res["command"])
