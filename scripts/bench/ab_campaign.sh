@@ -41,6 +41,8 @@ while [ $# -gt 0 ]; do
 done
 case "$rounds" in '' | 0 | *[!0-9]*) ug_die "--rounds '$rounds': allowed 1..100" ;; esac
 [ "$rounds" -le 100 ] || ug_die "--rounds $rounds: allowed 1..100"
+[[ "$rate" =~ ^[0-9]+(\.[0-9]+)?[kMG]?B?$ ]] ||
+	ug_die "--rate '$rate': allowed NUMBER[k|M|G] bit/s, with a B suffix bytes/s (udpgso_ab.sh --rate)"
 [ -z "$until" ] || [[ "$until" =~ ^[0-2][0-9]:[0-5][0-9]$ ]] ||
 	ug_die "--until '$until': allowed HH:MM (UTC)"
 kl=()

@@ -215,6 +215,70 @@ def windows_from_a_raw_log():
     close(IR.log_pairs(ws)[0], math.log(2.0), 1e-12)
 
 
+def fake_log(rid, pi, rates, t=1000.0):
+    """A raw log as ab_inrun.sh writes it: windows of 0.5 s at the given
+    (setting, bytes/s) rates, a sample at each edge."""
+    L = ["run run_id=%d pair=%d tx_mode=sendto rx_mode=plain order=%s window_ms=500 "
+         "settle_ms=100" % (rid, pi, ",".join(x for x, _ in rates))]
+    b = 0
+    ns = 0
+
+    def sample():
+        return "s %.3f %d %d %d 0 %d 0 %d 0 cpu 1 0 1 1 0 0 0 0 0 0" % (t, b, b // 1000, ns, ns,
+                                                                         b // 1000)
+    for n, (st, r) in enumerate(rates, 1):
+        L.append("switch %.3f %s" % (t, st))
+        t += 0.1
+        L.append(sample())
+        L.append("win_start %.3f %d %s" % (t, n, st))
+        t += 0.5
+        b += int(r * 0.5)
+        ns += 250000000
+        L.append(sample())
+        L.append("win_end %.3f %d %s" % (t, n, st))
+    return "\n".join(L) + "\n"
+
+
+@test
+def report_writes_windows_and_pair_intervals():
+    with tempfile.TemporaryDirectory() as d:
+        os.makedirs(os.path.join(d, "raw", "inrun"))
+        with open(os.path.join(d, "run.conf"), "w") as f:
+            f.write("label=t\nspec_A=tx:x=on\nspec_B=tx:x=off\nci=95,3\nreps=3\n"
+                    "max_reps=30\nbudget=100\nmethod=inrun\nuser_hz=100\nncpus=2\n")
+        with open(os.path.join(d, "command"), "w") as f:
+            f.write("udpgso_ab.sh\n")
+        # A/B 2.0, 1.5, 1.8 in three runs (A B B A each)
+        for rid, k in ((1, 2.0), (2, 1.5), (3, 1.8)):
+            with open(os.path.join(d, "raw", "inrun", "00-%03d.log" % rid), "w") as f:
+                f.write(fake_log(rid, 0, [("A", k * 1e6), ("B", 1e6), ("B", 1e6),
+                                          ("A", k * 1e6)], 1000.0 + 100 * rid))
+        same(IR.report(d), 0)
+        import json
+        with open(os.path.join(d, "results.json")) as f:
+            res = json.load(f)
+    same(len(res["windows"]), 12)
+    w = res["windows"][0]
+    for k in ("run_id", "window", "setting", "method", "rx_MBps", "rx_bytes", "tx_cpu_s",
+              "busy_cpu_s"):
+        if k not in w:
+            raise AssertionError("window record without %s" % k)
+    same((w["run_id"], w["window"], w["setting"], w["method"]), (1, 1, "A", "inrun"))
+    p = res["ab"][0]
+    same((p["method"], p["runs"], p["ci"]["n_runs"]), ("inrun", 3, 3))
+    close(p["ci"]["ratio"], math.exp((math.log(2.0) + math.log(1.5) + math.log(1.8)) / 3), 1e-3)
+    same([round(x, 3) for x in p["ci"]["run_ratios"]], [2.0, 1.5, 1.8])
+    # no window noise inside a run: all the variation is between runs, and
+    # the interval covers every run's ratio
+    same(p["ci"]["varies"], True)
+    if not (p["ci"]["lo"] <= 1.5 and p["ci"]["hi"] >= 2.0):
+        raise AssertionError("interval %.3f-%.3f" % (p["ci"]["lo"], p["ci"]["hi"]))
+    if "varied between 1.50x and 2.00x across runs" not in p["ci"]["spread_words"]:
+        raise AssertionError(p["ci"]["spread_words"])
+    same(sorted({(r["setting"], r["run_id"]) for r in res["runs"]}),
+         [("A", 1), ("A", 2), ("A", 3), ("B", 1), ("B", 2), ("B", 3)])
+
+
 @test
 def compare_headline_level_per_run():
     runs = [{"setting": "A", "run_id": 1, "rx_MBps": 4.0}, {"setting": "B", "run_id": 1,
