@@ -29,7 +29,7 @@ STARVED = 0.9           # a window whose sender waited on the run queue (schedst
                         # than this share of it measured the host's scheduler, not the path:
                         # its window pair is left out (counted); a paced sender that sleeps
                         # does not wait there
-CALIB_RATES = 10        # ab_inrun.sh's IR_CALIB_S: the 100 ms rates of one calibration
+CALIB_RATES = 6         # ab_inrun.sh's IR_CALIB_S: the 100 ms rates of one calibration
 
 
 def parse(path):
@@ -128,8 +128,8 @@ def windows(run, user_hz=100):
 
 def settle_checks(run, settle):
     """Every switch followed by a window: whether the last 100 ms rate before
-    the window was already within the window's own noise (the settle time
-    held) -- (held, total)."""
+    the window was already within the window's own noise (its rates' range,
+    at least 2% of their median): the settle time held -- (held, total)."""
     held = tot = 0
     sw = None
     for i, e in enumerate(run["events"]):
@@ -141,11 +141,12 @@ def settle_checks(run, settle):
             if end is None:
                 continue
             before = _rates(run, sw, i)
-            inside = _rates(run, i, end + 1)
-            if before and len(inside) >= 3:
+            inside = _rates(run, i - 1, end + 1)     # from the edge sample
+            if before and len(inside) >= 2:
                 tot += 1
-                r = irs.settle_ms([before[-1]] + inside, floor_ms=0)
-                held += r == 0
+                m = statistics.median(inside)
+                tol = max(0.02, (max(inside) - min(inside)) / m) if m > 0 else 0.0
+                held += m > 0 and abs(before[-1] / m - 1.0) <= tol
             sw = None
     return held, tot
 

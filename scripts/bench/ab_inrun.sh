@@ -23,9 +23,9 @@
 #   ctr T EDGE NAME VALUE    per-skb counters (kmod or BPF) at window edges
 # shellcheck shell=bash
 
-method=auto ir_window=300 ir_pairs_per_run=2	# the options' defaults
+method=auto ir_window=200 ir_pairs_per_run=2	# the options' defaults
 IR_SAMPLE=0.1		# seconds between samples
-IR_CALIB_S=10		# tenths of a second observed after a calibration switch
+IR_CALIB_S=6		# tenths of a second observed after a calibration switch
 IR_SETTLE_MAX=500	# ms: a longer measured settle is capped (and said so)
 declare -A ir_settle	# "tx rx" -> settle in ms, measured in the pair's first run
 declare -A ir_runs	# "tx rx" -> runs done

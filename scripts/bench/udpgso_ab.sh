@@ -60,7 +60,7 @@ usage: $ug_prog [options]
                      (ethtool -K) inside one sender and receiver, in windows after
                      a measured settle time; runs are the unit of the interval
                      (-n: minimum runs per pair, default 6; --max-reps: most)
-  --window MS        inrun: window length (100..10000 ms, multiple of 100, 300)
+  --window MS        inrun: window length (100..10000 ms, multiple of 100, 200)
   --window-pairs N   inrun: A/B window pairs per run (1..20, default 2)
   --no-warmup        no warm-up slices (default: one of each setting per tx/rx
                      pair before its first measured pair, not counted)
