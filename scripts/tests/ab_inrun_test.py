@@ -289,5 +289,48 @@ def compare_headline_level_per_run():
     same(ab_compare.pair_levels(runs), [2.0, 6.0, 5.0])
 
 
+@test
+def compare_headline_welch_by_hand():
+    import compare_stats as cs
+    old, new = [100.0, 110.0, 90.0], [80.0, 88.0, 72.0]      # new = 0.8 x old
+    d, se, df = cs.welch_log(old, new)
+    close(d, math.log(0.8), 1e-12)
+    lo = [math.log(x) for x in old]
+    m = sum(lo) / 3
+    v = sum((x - m) ** 2 for x in lo) / 2 / 3
+    close(se, math.sqrt(2 * v), 1e-12)
+    close(df, 4.0, 1e-9)                                       # equal variances: 2(n - 1)
+    pr, pi = cs.welch_side_pvalues(old, new, 0.05, "higher")
+    z = (math.log(0.95) - math.log(0.8)) / se
+    close(pr, 2 * (1 - ab_stats.t_cdf(z, 4.0)), 1e-12)
+    same(pi, 1.0)
+
+
+@test
+def compare_headline_family_errors():
+    # 13 pairs, 6 runs a side, the pair's level varying 3% between runs: two
+    # runs of the same code call nothing in >= 95% of tables; a 20% drop of
+    # one pair is found in most
+    import compare_stats as cs
+    rnd = random.Random(5)
+    n, false, found = 300, 0, 0
+    for _ in range(n):
+        cells = []
+        for k in range(13):
+            lv = 100.0 * (k + 1)
+            old = [lv * math.exp(rnd.gauss(0, 0.03)) for _ in range(6)]
+            new = [lv * math.exp(rnd.gauss(0, 0.03)) for _ in range(6)]
+            cells.append((old, new, 0.05, "higher"))
+        v = cs.headline_verdicts(cells, 0.95)
+        false += any(x["verdict"] != "within noise" for x in v)
+        cells[4] = (cells[4][0], [x * 0.8 for x in cells[4][1]], 0.05, "higher")
+        v = cs.headline_verdicts(cells, 0.95)
+        found += v[4]["verdict"] == "regression"
+    if false > 0.05 * n:
+        raise AssertionError("%d of %d same-code tables had a verdict" % (false, n))
+    if found < 0.8 * n:
+        raise AssertionError("the 20%% drop found in %d of %d" % (found, n))
+
+
 if __name__ == "__main__":
     sys.exit(run_tests(TESTS))
