@@ -344,8 +344,12 @@ def compare(old, new, args):
 
 
 def side_info(res):
-    return {k: res.get(k) for k in ("label", "kernel", "host", "preset", "settings", "reps",
-                                     "secs", "command")} | {"path": res["_path"]}
+    out = {k: res.get(k) for k in ("label", "kernel", "host", "preset", "settings", "reps",
+                                    "secs", "command", "method")} | {"path": res["_path"]}
+    if res.get("method") == "inrun":
+        out["reps"] = "%d runs" % len({r.get("run_id") for r in res["runs"]})
+        out["secs"] = "in-run windows of"
+    return out
 
 
 def report(old, new, args):
@@ -395,14 +399,20 @@ def fmt_val(v):
     return "%.3g" % v if abs(v) < 100 else "%.0f" % v
 
 
+def side_words(o):
+    if o.get("method") == "inrun":
+        return "in-run, %s" % o["reps"]
+    return "%s reps x %s s" % (o["reps"], o["secs"])
+
+
 def markdown(rep):
     o, n = rep["old"], rep["new"]
     lvs = rep["levels_used"]
     lv = "-" if not lvs else ("%.3f%%" % (100 * lvs[0]) if len(lvs) == 1 else
                               "%.3f%% to %.3f%%" % (100 * lvs[0], 100 * lvs[-1]))
     L = ["# ab_compare: %s -> %s" % (o["path"], n["path"]), "",
-         "- OLD: %s (kernel %s, %s reps x %s s)" % (o["path"], o["kernel"], o["reps"], o["secs"]),
-         "- NEW: %s (kernel %s, %s reps x %s s)" % (n["path"], n["kernel"], n["reps"], n["secs"]),
+         "- OLD: %s (kernel %s, %s)" % (o["path"], o["kernel"], side_words(o)),
+         "- NEW: %s (kernel %s, %s)" % (n["path"], n["kernel"], side_words(n)),
          "- method: %s; interval level used %s (asked %.0f%%)" % (
              rep["method"], lv, 100 * rep["level_requested"]),
          "- rule: %s; threshold %g%% (loss: %g points)" % (
