@@ -221,11 +221,18 @@ ir_run() {
 # then ab_inrun.py --pending names the pairs to run next (those nearest
 # their target first, while the budget lasts)
 ir_rounds() {
-	local round=0 el pi first todo_s
+	local round=0 el pi first todo_s k t
 	local -a todo=("${!pairs[@]}")
 	mkdir -p "$resdir/raw/inrun"
 	while :; do
 		round=$((round + 1))
+		# the minimum rounds start one pair later each time, so that a
+		# budget that ends inside a round does not always short the last
+		# pairs (after them the order is ab_inrun.py's: nearest first)
+		if [ "$round" -gt 1 ] && [ "$round" -le "$reps" ] && [ ${#todo[@]} -gt 1 ]; then
+			k=1
+			todo=("${todo[@]:k}" "${todo[@]:0:k}")
+		fi
 		for pi in "${todo[@]}"; do
 			el=$((${EPOCHREALTIME%.*} - t_mat))
 			[ "$el" -lt "$budget" ] || [ "$ci" = off ] || break
