@@ -52,7 +52,9 @@ def aa(rs):
     real = sum(1 for r in rs for p in pairs(r) if p["ci"]["real"])
     bad_runs = sum(1 for r in rs if any(p["ci"]["real"] for p in pairs(r)))
     hw = [p["ci"]["half_pct"] for r in rs for p in pairs(r)]
-    L.append("%d runs, %d pair intervals, over %s." % (len(rs), n, span(rs)))
+    tot = sum(len(r.get("ab") or []) for r in rs)
+    L.append("%d runs, %d pair intervals (of %d pairs: the rest had under 2 runs with usable "
+             "window pairs), over %s." % (len(rs), n, tot, span(rs)))
     L.append("- pairs called real: %d of %d (%.1f%%; target at most 5%%: %s)" % (
         real, n, 100.0 * real / max(1, n), "met" if real <= 0.05 * n else "NOT met"))
     L.append("- runs with any false call: %d of %d (target at most 1 in 20%s: %s)" % (
@@ -106,7 +108,8 @@ def known(rs, true):
     n = len(ps)
     found = sum(1 for p in ps if p["ci"]["real"] and p["ci"]["ratio"] < 1.0)
     cov = sum(1 for p in ps if p["ci"]["lo"] <= true <= p["ci"]["hi"])
-    L.append("%d runs, %d pair intervals, over %s." % (len(rs), n, span(rs)))
+    tot = sum(len(r.get("ab") or []) for r in rs)
+    L.append("%d runs, %d pair intervals (of %d pairs), over %s." % (len(rs), n, tot, span(rs)))
     L.append("- found (real, A slower): %d of %d (%.0f%%; target at least 80%%: %s)" % (
         found, n, 100.0 * found / max(1, n), "met" if found >= 0.8 * n else "NOT met"))
     L.append("- interval covers %.3f: %d of %d (%.0f%%; target at least 95%%: %s)" % (

@@ -142,6 +142,31 @@ ir_launch() {
 	$LTX $txcmd </dev/null >"$tmp/ir.tx" 2>&1 &
 	ir_txpid=$!
 	ir_cmds="cmd_tx $txcmd"$'\n'"cmd_rx $rxcmd"
+	# the processes whose /proc is read must be the tools themselves
+	local p
+	p=$(ir_check_pid "$ir_rxpid" udpgso_bench_rx) || { ug_err "in-run: pid $ir_rxpid is not the receiver"; return 1; }
+	ir_rxpid=$p
+	p=$(ir_check_pid "$ir_txpid" udpgso_bench_tx) || { ug_err "in-run: pid $ir_txpid is not the sender"; return 1; }
+	ir_txpid=$p
+	ir_cmds+=$'\n'"pids tx=$ir_txpid rx=$ir_rxpid"
+}
+
+# ir_check_pid PID NAME: PID is NAME (its comm), else the child of PID that
+# is (ip netns exec should exec, but the pid that is read is checked, not
+# assumed); prints the pid, 1 when neither is
+# (polled for up to 2 s: a process just started may not have exec'd yet)
+ir_check_pid() {
+	local c p i
+	for ((i = 0; i < 200; i++)); do
+		read -r c <"/proc/$1/comm" 2>/dev/null || return 1
+		if [ "$c" = "${2:0:15}" ]; then echo "$1"; return 0; fi
+		for p in $(cat /proc/"$1"/task/*/children 2>/dev/null); do
+			read -r c <"/proc/$p/comm" 2>/dev/null || continue
+			[ "$c" = "${2:0:15}" ] && { echo "$p"; return 0; }
+		done
+		nap 0.01
+	done
+	return 1
 }
 
 ir_stop() {
