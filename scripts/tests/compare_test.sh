@@ -292,7 +292,7 @@ run_cmp ign "$BASE" "$tmp/otherset" --ignore-settings
 # ---- in-run results (the default make run since issue 26): the headline family ------
 # INRUN1, INRUN2: two default runs of the same code (ab_campaign.sh), load 12-14
 INRUN1=results/ab-campaign-2026-11-25/default/20261125T064435Z-vm-default
-INRUN2=@INRUN2@
+INRUN2=results/ab-campaign-2026-11-25/default/20261125T065840Z-vm-default
 run_cmp ir_self "$INRUN1" "$INRUN1" --json
 if [ "$(rc_of ir_self)" = 0 ] && ug_jcheck "$tmp/ir_self.out" "family_kind == 'headline'" \
 	"family_cells == 13" "count == {'within noise': 26}"; then
