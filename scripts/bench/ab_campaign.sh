@@ -24,7 +24,8 @@ set -u
 . "$(dirname "$0")/../lib.sh"
 
 usage() {
-	echo "usage: $ug_prog [--rounds N] [--kinds default,aa,known] [--rate RATE] [--until HH:MM] [--out DIR]" >&2
+	echo "usage: $ug_prog [--rounds N] [--kinds default,aa,known] [--rate RATE]" \
+		"[--until HH:MM] [--out DIR]" >&2
 	exit 1
 }
 rounds=3 kinds=default,aa,known rate=5MB until= out=
@@ -36,7 +37,8 @@ while [ $# -gt 0 ]; do
 	--until) until=${2:-}; shift 2 || usage ;;
 	--out) out=${2:-}; shift 2 || usage ;;
 	-h | --help) ug_help; exit 0 ;;
-	*) ug_die "unknown option '$1', allowed --rounds N, --kinds LIST, --rate RATE, --until HH:MM, --out DIR (-h: usage)" ;;
+	*) ug_die "unknown option '$1', allowed --rounds N, --kinds LIST, --rate RATE," \
+		"--until HH:MM, --out DIR (-h: usage)" ;;
 	esac
 done
 case "$rounds" in '' | 0 | *[!0-9]*) ug_die "--rounds '$rounds': allowed 1..100" ;; esac
@@ -49,7 +51,10 @@ kl=()
 IFS=, read -r -a kl <<<"$kinds"
 [ ${#kl[@]} -gt 0 ] || ug_die "--kinds '$kinds': allowed a list of default, aa, known"
 for k in "${kl[@]}"; do
-	case "$k" in default | aa | known) ;; *) ug_die "--kinds: '$k' unknown, allowed default, aa, known" ;; esac
+	case "$k" in
+	default | aa | known) ;;
+	*) ug_die "--kinds: '$k' unknown, allowed default, aa, known" ;;
+	esac
 done
 [ -n "$out" ] || out=$UG_TOP/results/ab-campaign-$(date -u +%Y-%m-%d)
 mkdir -p "$out" || ug_die "--out '$out': cannot create"

@@ -40,13 +40,17 @@ ab_method_pick() {
 		[ -z "${NETIF:-}" ] && [ -z "$rate_pct" ] && [ ${#settings[@]} = 2 ] && method=inrun
 	fi
 	[ "$method" = inrun ] || return 0
-	[ ${#settings[@]} = 2 ] || ug_die "--method inrun: needs two settings A and B (allowed with one: slices, auto)"
+	[ ${#settings[@]} = 2 ] ||
+		ug_die "--method inrun: needs two settings A and B (allowed with one: slices, auto)"
 	[ -z "${NETIF:-}" ] ||
-		ug_die "--method inrun: the local veth pair only (NETIF=$NETIF is set); allowed with NETIF: slices, auto"
+		ug_die "--method inrun: the local veth pair only (NETIF=$NETIF is set);" \
+			"allowed with NETIF: slices, auto"
 	[ -z "$rate_pct" ] ||
-		ug_die "--method inrun with --rate $rate: allowed a fixed rate (NUMBER[k|M|G][B]), or --method slices"
+		ug_die "--method inrun with --rate $rate: allowed a fixed rate (NUMBER[k|M|G][B])," \
+			"or --method slices"
 	[ "$reps_given" = 1 ] || reps=6
-	[ "$reps" -ge 2 ] || [ "$ci" = off ] || ug_die "-n $reps with --method inrun: allowed 2..50 (the minimum runs)"
+	[ "$reps" -ge 2 ] || [ "$ci" = off ] ||
+		ug_die "-n $reps with --method inrun: allowed 2..50 (the minimum runs)"
 	warmup=0
 }
 
@@ -144,9 +148,11 @@ ir_launch() {
 	ir_cmds="cmd_tx $txcmd"$'\n'"cmd_rx $rxcmd"
 	# the processes whose /proc is read must be the tools themselves
 	local p
-	p=$(ir_check_pid "$ir_rxpid" udpgso_bench_rx) || { ug_err "in-run: pid $ir_rxpid is not the receiver"; return 1; }
+	p=$(ir_check_pid "$ir_rxpid" udpgso_bench_rx) ||
+		{ ug_err "in-run: pid $ir_rxpid is not the receiver"; return 1; }
 	ir_rxpid=$p
-	p=$(ir_check_pid "$ir_txpid" udpgso_bench_tx) || { ug_err "in-run: pid $ir_txpid is not the sender"; return 1; }
+	p=$(ir_check_pid "$ir_txpid" udpgso_bench_tx) ||
+		{ ug_err "in-run: pid $ir_txpid is not the sender"; return 1; }
 	ir_txpid=$p
 	ir_cmds+=$'\n'"pids tx=$ir_txpid rx=$ir_rxpid"
 }

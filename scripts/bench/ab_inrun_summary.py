@@ -36,11 +36,11 @@ def pair_line(p, n):
         side = "A" if r > 1 else "B"
         f = r if r >= 1 else 1 / r
         by = "%.2fx" % f if f >= 1.5 else "%.1f%%" % (100 * (f - 1))
-        return "- %s [inrun]: **%s is faster by %s** (%s) — real (Holm over %d pairs, p = %.2g)" % (
-            where, side, by, rng, n, ci["p"])
+        return ("- %s [inrun]: **%s is faster by %s** (%s) — real (Holm over %d pairs, "
+                "p = %.2g)" % (where, side, by, rng, n, ci["p"]))
     if ci["excludes_1"]:
-        return "- %s [inrun]: **not shown** (%s) — excludes 1.0 but p = %.2g fails Holm over %d" % (
-            where, rng, ci["p"], n)
+        return ("- %s [inrun]: **not shown** (%s) — excludes 1.0 but p = %.2g fails Holm "
+                "over %d" % (where, rng, ci["p"], n))
     return "- %s [inrun]: **no difference shown** (%s)" % (where, rng)
 
 
@@ -69,8 +69,8 @@ def summary(res):
                                 res["loadavg"]["end"]))
         L.append("")
     L += ["| tx -> rx | method | A/B | interval | ± | runs | windows/run | sd run | "
-          "var within | var between | K&J windows/run | settle ms (windows whose last 100 ms before "
-          "them was within their noise) | per-run A/B |",
+          "var within | var between | K&J windows/run | settle ms (windows whose last 100 ms "
+          "before them was within their noise) | per-run A/B |",
           "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for p in ab:
         c = p["ci"]
@@ -101,8 +101,8 @@ def summary(res):
     st = sum(len(p.get("starved_window_pairs") or []) for p in ab)
     if st:
         L.append("")
-        L.append("Left out: %d window pair(s) in which the sender waited on the run queue for over 90%% of a window "
-                 "(the host's scheduler, not the path)." % st)
+        L.append("Left out: %d window pair(s) in which the sender waited on the run queue "
+                 "for over 90%% of a window (the host's scheduler, not the path)." % st)
     L.append("")
     L.append("Command: `%s`  " % res["command"])
     L.append("Host %s, kernel %s, %d CPUs; per-skb counters: %s." % (

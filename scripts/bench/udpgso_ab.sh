@@ -500,6 +500,7 @@ if [ "$dry" = 1 ]; then
 	echo "configurations: $n_configs ($((${#pairs[@]})) tx/rx pairs x ${#settings[@]} settings)," \
 		"$([ "$ci" = off ] && echo "$reps reps, $n_fixed runs of ${secs}s" ||
 		   echo "interval ${ci%,*}% within ±${ci#*,}%: $reps..$max_reps reps of ${secs}s slices, budget ${budget}s")"
+	echo "method: $method$([ "$method" = inrun ] && echo " (windows of ${ir_window} ms, $ir_pairs_per_run A/B pairs per run, $reps..$max_reps runs per pair)")"
 	echo "warm-up: $([ "$warmup" = 1 ] && echo "one slice per setting per pair" || echo none);" \
 		"pinned: tx ${tx_cpu:--} rx ${rx_cpu:--}$([ -n "$rate" ] && echo "; rate $rate (A at $rate_a%)")"
 	for p in "${pairs[@]}"; do echo "  $p"; done

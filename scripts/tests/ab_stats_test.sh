@@ -89,6 +89,10 @@ bad "--ci without a width" "--ci '95'" --ci 95
 bad "--ci width 0" "--ci 95,0" --ci 95,0
 bad "--max-reps 0" "--max-reps 0" --max-reps 0
 bad "--max-reps below -n" "--max-reps 3" --ci 95,3 -n 5 --max-reps 3
+bad "--method unknown" "--method 'fast': allowed auto, inrun, slices" --method fast
+bad "--window not a multiple of 100" "--window 250: allowed a multiple of 100" --window 250
+bad "--window-pairs 0" "--window-pairs 0: out of range, allowed 1..20" --window-pairs 0
+bad "--method inrun with one setting" "--method inrun: needs two settings" --method inrun --preset none
 bad "--budget 5" "--budget 5" --budget 5
 bad "a rate above what the device can take" "--rate 20G" --rate 20G
 bad "a rate in bytes above it" "--rate 2GB" --rate 2GB
