@@ -319,18 +319,21 @@ if [ "$(rc_of ir_drop)" = 1 ] && [ "$(lines "$tmp/ir_drop.err")" = 2 ] &&
    ug_jcheck "$tmp/ir_drop.d/compare.json" "count == {'regression': 2, 'within noise': 24}"; then
 	ktap_ok "in-run, levels steady to 2%: sendmmsg -> plain 20% slower: exit 1, named"
 else
-	ktap_fail "in-run, sendmmsg -> plain 20% slower" "exit $(rc_of ir_drop): $(head -2 "$tmp/ir_drop.err")"
+	ktap_fail "in-run, sendmmsg -> plain 20% slower" \
+		"exit $(rc_of ir_drop): $(head -2 "$tmp/ir_drop.err")"
 fi
 "$MUT" "$INRUN1" "$tmp/st3" steady 0.02 3
 run_cmp ir_same "$tmp/st1" "$tmp/st3" --json
 if [ "$(rc_of ir_same)" = 0 ]; then
 	ktap_ok "in-run, levels steady to 2%: the same code: exit 0"
 else
-	ktap_fail "in-run, levels steady to 2%: the same code" "exit $(rc_of ir_same): $(head -1 "$tmp/ir_same.err")"
+	ktap_fail "in-run, levels steady to 2%: the same code" \
+		"exit $(rc_of ir_same): $(head -1 "$tmp/ir_same.err")"
 fi
 # on the committed run itself (load 12-14, the pairs' levels moved by a factor
 # between runs minutes apart) a 20% drop is within that noise: said, not called
-"$MUT" "$INRUN1" "$tmp/ir20" scale sendmmsg plain A rx_MBps 0.8 -- scale sendmmsg plain B rx_MBps 0.8
+"$MUT" "$INRUN1" "$tmp/ir20" scale sendmmsg plain A rx_MBps 0.8 \
+	-- scale sendmmsg plain B rx_MBps 0.8
 run_cmp ir20 "$INRUN1" "$tmp/ir20" --json
 if [ "$(rc_of ir20)" = 0 ]; then
 	ktap_ok "in-run, the committed run's own level noise: a 20% drop is within it (exit 0)"
