@@ -556,6 +556,8 @@ def matrix_args(path):
         a += ["--ci", "%g,%g" % (iv["level"], iv["target_pct"])]
         if isinstance(iv.get("max_reps"), int):
             a += ["--max-reps", str(iv["max_reps"])]
+    if res.get("method") in ("inrun", "slices"):
+        a += ["--method", res["method"]]
     if any("\n" in x for x in a):
         raise BadInput("baseline '%s': a setting contains a newline" % path)
     return a

@@ -309,6 +309,7 @@ def report(d, conf=None):
     with open(os.path.join(d, "command")) as f:
         command = f.read().strip()
     res = {"schema": 1, "method": "inrun", "label": conf.get("label"), "command": command,
+           "preset": conf.get("preset") or None,
            "host": conf.get("host"), "kernel": conf.get("kernel"), "cpu": conf.get("cpu"),
            "ncpus": int(conf.get("ncpus") or 0),
            "settings": {"A": conf.get("spec_A"), "B": conf.get("spec_B")},
