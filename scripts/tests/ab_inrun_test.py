@@ -215,6 +215,35 @@ def windows_from_a_raw_log():
     close(IR.log_pairs(ws)[0], math.log(2.0), 1e-12)
 
 
+@test
+def counters_by_side_and_family():
+    """ab_inrun.sh's 'ctr ... SIDE' lines (skbc_read tx|rx) give each window
+    counters_tx and counters_rx, not one mixed set; family= reaches the
+    windows, the per-run records and summary.md's pair names."""
+    log = LOG.replace("rx_mode=plain ", "rx_mode=plain family=6 ")
+    log = log.replace("ctr 100.4 start 1 rx_gro_skbs 5\n",
+                      "ctr 100.4 start 1 tx_skbs 5 tx\nctr 100.4 start 1 rx_skbs 50 rx\n")
+    log = log.replace("ctr 101.0 end 1 rx_gro_skbs 9\n",
+                      "ctr 101.0 end 1 tx_skbs 9 tx\nctr 101.0 end 1 rx_skbs 80 rx\n")
+    log = log.replace("cmd_tx tx\n", "cmd_tx tx\nskbc_source tx bpf x dev a\n")
+    with tempfile.TemporaryDirectory() as d:
+        p = os.path.join(d, "02-007.log")
+        with open(p, "w") as f:
+            f.write(log)
+        run = IR.parse(p)
+    ws = IR.windows(run, 100)
+    same(ws[0]["counters_tx"], {"tx_skbs": 4})
+    same(ws[0]["counters_rx"], {"rx_skbs": 30})
+    same("counters" in ws[0], False)
+    same(ws[0]["family"], 6)
+    same(run["skbc_source"], {"tx": "bpf x dev a"})
+    import ab_inrun_summary as SUM
+    res = {"ab": [{"tx_mode": "sendto", "rx_mode": "plain", "family": 6}], "windows": ws}
+    t = "\n".join(SUM.skbc_table(res))
+    if "| sendto -> plain IPv6 | A | 4 |" not in t or "| 30 |" not in t:
+        raise AssertionError("summary's counters by side: %s" % t)
+
+
 def fake_log(rid, pi, rates, t=1000.0):
     """A raw log as ab_inrun.sh writes it: windows of 0.5 s at the given
     (setting, bytes/s) rates, a sample at each edge."""
