@@ -282,34 +282,6 @@ parse_spec() {
 }
 spec_a=$(parse_spec "$a_spec") || exit 1
 spec_b=$(parse_spec "$b_spec") || exit 1
-# the entries of ethtool -k that carry a user-level feature
-feat_members() {
-	case "$1" in
-	tso) echo tx-tcp-segmentation ;;
-	tx-checksumming) echo tx-checksum-ipv4 tx-checksum-ip-generic tx-checksum-ipv6 ;;
-	sg | scatter-gather) echo tx-scatter-gather ;;
-	*) echo "$1" ;;
-	esac
-}
-# feat_state FEATURE: the state of FEATURE in a features list on stdin
-# (snapshot.sh lines): its first changeable member, else its first member
-feat_state() {
-	awk -v ms="$(feat_members "$1")" '
-		BEGIN { n = split(ms, m, " ") }
-		{ for (i = 1; i <= n; i++) if ($2 == m[i]) { st[i] = $3; kind[i] = $1 } }
-		END {
-			for (i = 1; i <= n; i++) if (kind[i] == "feat") { print st[i]; exit }
-			for (i = 1; i <= n; i++) if (i in st) { print st[i]; exit }
-		}'
-}
-feat_ethtool_name() {
-	case "$1" in
-	tx-checksumming) echo tx ;;
-	tx-udp-fragmentation) echo ufo ;;
-	*) echo "$1" ;;
-	esac
-}
-
 # a tx/rx pair is "TX RX FAMILY" (4 or 6): with --family both, each twice
 families=$family
 [ "$family" = both ] && families="4 6"
