@@ -2,8 +2,8 @@
 # udpgso-lab: the per-run machinery of scripts/bench/udpgso_ab.sh, sourced by it
 # (functions only; they use its settings and state): one agent per side
 # that reads counters and runs ethtool without a process start per request,
-# applying a setting, perf and the receiver started one run ahead, and
-# run_one, one measurement with its raw log.
+# the feature names of ethtool -k, applying a setting, perf and the receiver
+# started one run ahead, and run_one, one measurement with its raw log.
 # shellcheck shell=bash
 
 agent_start() {	# SIDE
