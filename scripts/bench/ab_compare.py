@@ -17,6 +17,13 @@ A/A comparison calls anything with probability at most 1 - level (5%);
 --per-interval controls each interval on its own instead.
 docs/compare.md has the method, its assumptions and the bisect recipe.
 
+In-run results (udpgso_ab.sh --method inrun, the default `make run`; or
+--headline) are decided on a smaller family that a default run can decide:
+the headline metric of each tx/rx pair, one value per run (the geometric mean
+of its A and B rx MB/s in that run: the pair's level), Welch's t-interval of
+the log levels (runs are few: 5-6 in a default run), Holm over the pairs;
+every other metric is shown at --level without a verdict.
+
 Exit: 1 when any configuration is a regression, 0 otherwise, 2 on bad input
 (one line each: a missing directory, bad JSON, a schema mismatch, a
 configuration that does not pair).
@@ -228,8 +235,79 @@ def compare_per_interval(cells, args):
     args.want = want
 
 
+def pair_levels(runs):
+    """unit (run_id, else rep) -> geometric mean of the A and B rx MB/s of
+    that unit, for the units that have both."""
+    by = {}
+    for r in runs:
+        v = number(r.get("rx_MBps"))
+        if v is None or v <= 0:
+            continue
+        by.setdefault(r.get("run_id", r.get("rep")), {})[r["setting"]] = v
+    return [math.sqrt(x["A"] * x["B"]) if "B" in x else x["A"]
+            for _, x in sorted(by.items(), key=lambda kv: str(kv[0])) if "A" in x]
+
+
+def compare_headline(paired, pairs, args):
+    """The headline family: one cell per tx/rx pair (pair_levels), Holm over
+    them; the configurations' verdicts are their pair's."""
+    heads, order = {}, []
+    for (key, go, gn), p in zip(paired, pairs):
+        k = key[:2]
+        if k not in heads:
+            heads[k] = {"old": [], "new": [], "confs": []}
+            order.append(k)
+        heads[k]["old"] += go["ok"]
+        heads[k]["new"] += gn["ok"]
+        heads[k]["confs"].append(p)
+    cells = []
+    for k in order:
+        h = heads[k]
+        xo, xn = pair_levels(h["old"]), pair_levels(h["new"])
+        m = {"metric": "rx_MBps", "label": "throughput (pair level: A and B per run)",
+             "unit": "%", "better": "higher", "n_old": len(xo), "n_new": len(xn),
+             "old_median": cs.median(xo) if xo else None,
+             "new_median": cs.median(xn) if xn else None, "_xo": xo, "_xn": xn}
+        h["cell"] = m
+        if xo and xn:
+            cells.append(m)
+    for p in pairs:
+        for m in p["metrics"].values():
+            if m.get("verdict") != "n/a":
+                decide(m, args, args.level / 100.0, 2.0)
+                m["note"] = "outside the headline family: shown, no verdict"
+    # Welch's t on the log of the runs' levels (the runs of one pair are few:
+    # 5-6 in a default run, where Mann-Whitney needs 6 a side for 13 cells)
+    thr = args.threshold / 100.0
+    fv = cs.headline_verdicts([(m["_xo"], m["_xn"], thr, "higher") for m in cells],
+                              args.level / 100.0)
+    for m, f in zip(cells, fv):
+        if f["alpha"] is None:
+            m.update(verdict="within noise", note="fewer than 2 runs a side: no verdict")
+            continue
+        c = cs.welch_change(m["_xo"], m["_xn"], 1.0 - f["alpha"])
+        m.update(est=100 * c["est"], lo=100 * c["lo"], hi=100 * c["hi"], level=c["level"],
+                 verdict=f["verdict"], p=f["p"], holm_alpha=f["alpha"],
+                 test="Welch t on ln(per-run level)")
+        v = cs.verdict(c["lo"], c["hi"], thr, "higher", c["level"], 0.0)
+        if v != f["verdict"]:        # the two views of one rule must agree
+            raise AssertionError("interval and p-value disagree: %s" % m)
+    args.family_cells = len(cells)
+    args.want = 1.0 - (1.0 - args.level / 100.0) / max(1, len(cells))
+    for k in order:
+        m = heads[k]["cell"]
+        m.pop("_xo", None)
+        m.pop("_xn", None)
+        for p in heads[k]["confs"]:
+            p["headline"] = m
+    args.cells = len(cells)
+
+
 def compare(old, new, args):
     """Every pair's verdict (family-wise by default, see compare_family)."""
+    if not (args.per_interval or args.family):
+        args.headline = args.headline or (old.get("method") == "inrun" and
+                                          new.get("method") == "inrun")
     paired = pair(old, new, args.ignore_settings)
     pairs, cells = [], []
     for key, go, gn in paired:
@@ -248,7 +326,9 @@ def compare(old, new, args):
             cells += [m for m in p["metrics"].values() if m.get("verdict") != "n/a"]
         pairs.append(p)
     args.cells = len(cells)
-    if args.per_interval:
+    if args.headline:
+        compare_headline(paired, pairs, args)
+    elif args.per_interval:
         compare_per_interval(cells, args)
     else:
         compare_family(cells, args)
@@ -256,14 +336,23 @@ def compare(old, new, args):
         for m in p["metrics"].values():
             m.pop("_xo", None)
             m.pop("_xn", None)
-        if p["metrics"]:
+        if p.get("headline"):
+            h = p["headline"]
+            p["verdict"] = h.get("verdict", "within noise")
+            if p["verdict"] == "regression":
+                p["note"] = "%s %s" % (h["label"], fmt_change(h))
+        elif p["metrics"]:
             p["verdict"] = cs.combine([m["verdict"] for m in p["metrics"].values()])
     return pairs
 
 
 def side_info(res):
-    return {k: res.get(k) for k in ("label", "kernel", "host", "preset", "settings", "reps",
-                                     "secs", "command")} | {"path": res["_path"]}
+    out = {k: res.get(k) for k in ("label", "kernel", "host", "preset", "settings", "reps",
+                                    "secs", "command", "method")} | {"path": res["_path"]}
+    if res.get("method") == "inrun":
+        out["reps"] = "%d runs" % len({r.get("run_id") for r in res["runs"]})
+        out["secs"] = "in-run windows of"
+    return out
 
 
 def report(old, new, args):
@@ -285,7 +374,11 @@ def report(old, new, args):
                 "metric is",
         "level_requested": args.level / 100.0, "levels_used": levels,
         "family": not args.per_interval,
+        "family_kind": ("headline" if args.headline else "per-interval" if args.per_interval
+                        else "table"),
         "control": "per-interval" if args.per_interval else
+                   "family-wise over the headline metric of each tx/rx pair (Holm)"
+                   if args.headline else
                    "family-wise: Holm over the intervals that can give a verdict (Tarone)",
         "cells": args.cells, "family_cells": args.family_cells,
         "level_per_interval": args.want, "false_regressions_bound": bound,
@@ -309,14 +402,20 @@ def fmt_val(v):
     return "%.3g" % v if abs(v) < 100 else "%.0f" % v
 
 
+def side_words(o):
+    if o.get("method") == "inrun":
+        return "in-run, %s" % o["reps"]
+    return "%s reps x %s s" % (o["reps"], o["secs"])
+
+
 def markdown(rep):
     o, n = rep["old"], rep["new"]
     lvs = rep["levels_used"]
     lv = "-" if not lvs else ("%.3f%%" % (100 * lvs[0]) if len(lvs) == 1 else
                               "%.3f%% to %.3f%%" % (100 * lvs[0], 100 * lvs[-1]))
     L = ["# ab_compare: %s -> %s" % (o["path"], n["path"]), "",
-         "- OLD: %s (kernel %s, %s reps x %s s)" % (o["path"], o["kernel"], o["reps"], o["secs"]),
-         "- NEW: %s (kernel %s, %s reps x %s s)" % (n["path"], n["kernel"], n["reps"], n["secs"]),
+         "- OLD: %s (kernel %s, %s)" % (o["path"], o["kernel"], side_words(o)),
+         "- NEW: %s (kernel %s, %s)" % (n["path"], n["kernel"], side_words(n)),
          "- method: %s; interval level used %s (asked %.0f%%)" % (
              rep["method"], lv, 100 * rep["level_requested"]),
          "- rule: %s; threshold %g%% (loss: %g points)" % (
@@ -337,6 +436,24 @@ def markdown(rep):
                  rep["false_regressions_bound"], rep["cells"])),
          "- verdicts: %s" % ", ".join("%d %s" % (c, v) for v, c in sorted(rep["count"].items())),
          ""]
+    if rep.get("family_kind") == "headline":
+        L += ["The family: the headline metric of each tx/rx pair (per run, the geometric mean "
+              "of its A and B rx MB/s):", "",
+              "| tx | rx | runs old/new | MB/s old -> new | change (%) [interval] | verdict |",
+              "|---|---|---|---|---|---|"]
+        seen = set()
+        for p in rep["pairs"]:
+            h = p.get("headline")
+            if not h or (p["tx_mode"], p["rx_mode"]) in seen:
+                continue
+            seen.add((p["tx_mode"], p["rx_mode"]))
+            v = h.get("verdict", "n/a")
+            L.append("| %s | %s | %d/%d | %s -> %s | %s | %s |" % (
+                p["tx_mode"], p["rx_mode"], h["n_old"], h["n_new"], fmt_val(h["old_median"]),
+                fmt_val(h["new_median"]), fmt_change(h) if "est" in h else "-",
+                "**%s**" % v if v in ("regression", "improvement") else v))
+        L += ["", "Every configuration and metric (shown, verdict from its pair's headline):",
+              ""]
     mets = rep["metrics"]
     head = ["tx", "rx", "setting", "reps old/new"]
     for name in mets:
@@ -445,6 +562,8 @@ def matrix_args(path):
         a += ["--ci", "%g,%g" % (iv["level"], iv["target_pct"])]
         if isinstance(iv.get("max_reps"), int):
             a += ["--max-reps", str(iv["max_reps"])]
+    if res.get("method") in ("inrun", "slices"):
+        a += ["--method", res["method"]]
     if any("\n" in x for x in a):
         raise BadInput("baseline '%s': a setting contains a newline" % path)
     return a
@@ -471,6 +590,10 @@ def parse(argv):
                     help="the default: the error controlled over the whole table (Holm over"
                          " the intervals that can give a verdict); needs repetitions, e.g."
                          " 7 a side for 26 x 3 intervals")
+    ap.add_argument("--headline", action="store_true",
+                    help="the family is the headline metric of each tx/rx pair (per run: "
+                         "the geometric mean of A and B rx MB/s); the default for two "
+                         "in-run results")
     ap.add_argument("--per-interval", action="store_true",
                     help="each interval at --level on its own (the pre-2026-11-23 default):"
                          " about 0.9 false regressions per 78-interval table at 3 reps")
@@ -483,8 +606,8 @@ def parse(argv):
     ap.add_argument("--matrix-args", metavar="DIR",
                     help="print the udpgso_ab.sh options of DIR's matrix, one a line")
     args = ap.parse_args(argv)
-    if args.family and args.per_interval:
-        raise BadInput("--family and --per-interval: allowed one of them")
+    if sum((args.family, args.per_interval, args.headline)) > 1:
+        raise BadInput("--family, --headline and --per-interval: allowed one of them")
     if args.matrix_args is None and (args.old is None or args.new is None):
         raise BadInput("needs OLD and NEW results directories (see -h)")
     if not 0 <= args.threshold < 100:

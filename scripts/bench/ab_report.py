@@ -605,6 +605,9 @@ def main(argv=None):
     conf = read_conf(os.path.join(d, "run.conf"))
     if args.pending:
         return pending(d, conf, args.elapsed)
+    if conf.get("method") == "inrun":        # ab_inrun.py: windows inside runs
+        import ab_inrun
+        return ab_inrun.report(d, conf)
     settings = conf["settings"].split()
     runs = [one_run(p, conf) for p in sorted(glob.glob(os.path.join(d, "raw", "*.log")))]
     warm = warmup_runs(d, conf)

@@ -2,8 +2,8 @@
 # udpgso-lab: the per-run machinery of scripts/bench/udpgso_ab.sh, sourced by it
 # (functions only; they use its settings and state): one agent per side
 # that reads counters and runs ethtool without a process start per request,
-# applying a setting, perf and the receiver started one run ahead, and
-# run_one, one measurement with its raw log.
+# the feature names of ethtool -k, applying a setting, perf and the receiver
+# started one run ahead, and run_one, one measurement with its raw log.
 # shellcheck shell=bash
 
 agent_start() {	# SIDE
@@ -99,6 +99,34 @@ setting_args() {
 		[ -n "$want" ] && out+=" $(feat_ethtool_name "$feat") $want"
 	done <<<"$touched"
 	echo "$out"
+}
+
+# the entries of ethtool -k that carry a user-level feature
+feat_members() {
+	case "$1" in
+	tso) echo tx-tcp-segmentation ;;
+	tx-checksumming) echo tx-checksum-ipv4 tx-checksum-ip-generic tx-checksum-ipv6 ;;
+	sg | scatter-gather) echo tx-scatter-gather ;;
+	*) echo "$1" ;;
+	esac
+}
+# feat_state FEATURE: the state of FEATURE in a features list on stdin
+# (snapshot.sh lines): its first changeable member, else its first member
+feat_state() {
+	awk -v ms="$(feat_members "$1")" '
+		BEGIN { n = split(ms, m, " ") }
+		{ for (i = 1; i <= n; i++) if ($2 == m[i]) { st[i] = $3; kind[i] = $1 } }
+		END {
+			for (i = 1; i <= n; i++) if (kind[i] == "feat") { print st[i]; exit }
+			for (i = 1; i <= n; i++) if (i in st) { print st[i]; exit }
+		}'
+}
+feat_ethtool_name() {
+	case "$1" in
+	tx-checksumming) echo tx ;;
+	tx-udp-fragmentation) echo ufo ;;
+	*) echo "$1" ;;
+	esac
 }
 
 # feat_state_file FILE FEATURE: feat_state in shell builtins (hot path)

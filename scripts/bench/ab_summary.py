@@ -23,7 +23,7 @@ def pair_line(a, n_pairs):
     metric = a["ci_metric"]
     name, higher, better_word = METRIC[metric]
     iv = a["ci"][metric]
-    where = pair_name(a)
+    where = pair_name(a) + " [slices]"
     if iv.get("ratio") is None:
         return "- %s: no interval (%d usable pairs)" % (where, iv.get("n", 0))
     side, factor, real = ab_stats.verdict(iv, higher)

@@ -20,6 +20,7 @@ SNAP=$AB_DIR/../snapshot.sh
 . "$AB_DIR/ab_dev.sh"
 . "$AB_DIR/ab_fam.sh"
 . "$AB_DIR/ab_skbc.sh"
+. "$AB_DIR/ab_inrun.sh"
 
 TX_MODES="sendto sendmmsg gso-cmsg gso-sockopt sendmmsg-gso zerocopy tcp"
 RX_MODES="plain recvmmsg gro"
@@ -58,6 +59,13 @@ usage: $ug_prog [options]
   --rate-a PCT       A paced at PCT% (50..100) of B's rate: a known-effect check
   --metric M         the headline and stop-rule metric: mbps (rx MB/s) or cost
                      (CPU s per GiB); default mbps, with --rate cost
+  --method M         auto, inrun or slices (default auto: inrun on the local veth
+                     pair without --rate, else slices). inrun: A and B switched
+                     (ethtool -K) inside one sender and receiver, in windows after
+                     a measured settle time; runs are the unit of the interval
+                     (-n: minimum runs per pair, default 6; --max-reps: most)
+  --window MS        inrun: window length (100..10000 ms, multiple of 100, 200)
+  --window-pairs N   inrun: A/B window pairs per run (1..20, default 2)
   --no-warmup        no warm-up slices (default: one of each setting per tx/rx
                      pair before its first measured pair, not counted)
   --no-pin           do not pin tx and rx (default with 2+ CPUs on the local pair:
@@ -165,6 +173,11 @@ while [ $# -gt 0 ]; do
 	--rate-a) need_arg "$1" $#; int_in "$1" "$2" 50 100; rate_a=$2; shift ;;
 	--metric) need_arg "$1" $#; metric=$2; shift
 		case "$metric" in mbps | cost) ;; *) ug_die "--metric '$metric': allowed mbps, cost" ;; esac ;;
+	--method) need_arg "$1" $#; method=$2; shift
+		case "$method" in auto | inrun | slices) ;; *) ug_die "--method '$method': allowed auto, inrun, slices" ;; esac ;;
+	--window) need_arg "$1" $#; int_in "$1" "$2" 100 10000; ir_window=$2; shift
+		[ $((ir_window % 100)) = 0 ] || ug_die "--window $ir_window: allowed a multiple of 100 (ms), 100..10000" ;;
+	--window-pairs) need_arg "$1" $#; int_in "$1" "$2" 1 20; ir_pairs_per_run=$2; shift ;;
 	--no-warmup) warmup=0 ;;
 	--no-pin) pin=0 ;;
 	# the tools send any payload from 1 byte (a --seq stamp, not used
@@ -246,6 +259,7 @@ settings=(A)
 [ "$have_ab" = 1 ] || [ "$preset" != none ] && settings=(A B)
 # one setting: no A/B ratio to take an interval of, so exactly -n reps
 [ ${#settings[@]} = 2 ] || ci=off
+ab_method_pick		# ab_inrun.sh: in-run windows or per-process slices
 
 # parse_spec SPEC: validate, print "side feature value" lines
 parse_spec() {
@@ -268,34 +282,6 @@ parse_spec() {
 }
 spec_a=$(parse_spec "$a_spec") || exit 1
 spec_b=$(parse_spec "$b_spec") || exit 1
-# the entries of ethtool -k that carry a user-level feature
-feat_members() {
-	case "$1" in
-	tso) echo tx-tcp-segmentation ;;
-	tx-checksumming) echo tx-checksum-ipv4 tx-checksum-ip-generic tx-checksum-ipv6 ;;
-	sg | scatter-gather) echo tx-scatter-gather ;;
-	*) echo "$1" ;;
-	esac
-}
-# feat_state FEATURE: the state of FEATURE in a features list on stdin
-# (snapshot.sh lines): its first changeable member, else its first member
-feat_state() {
-	awk -v ms="$(feat_members "$1")" '
-		BEGIN { n = split(ms, m, " ") }
-		{ for (i = 1; i <= n; i++) if ($2 == m[i]) { st[i] = $3; kind[i] = $1 } }
-		END {
-			for (i = 1; i <= n; i++) if (kind[i] == "feat") { print st[i]; exit }
-			for (i = 1; i <= n; i++) if (i in st) { print st[i]; exit }
-		}'
-}
-feat_ethtool_name() {
-	case "$1" in
-	tx-checksumming) echo tx ;;
-	tx-udp-fragmentation) echo ufo ;;
-	*) echo "$1" ;;
-	esac
-}
-
 # a tx/rx pair is "TX RX FAMILY" (4 or 6): with --family both, each twice
 families=$family
 [ "$family" = both ] && families="4 6"
@@ -503,6 +489,7 @@ if [ "$dry" = 1 ]; then
 	echo "configurations: $n_configs ($((${#pairs[@]})) tx/rx pairs x ${#settings[@]} settings)," \
 		"$([ "$ci" = off ] && echo "$reps reps, $n_fixed runs of ${secs}s" ||
 		   echo "interval ${ci%,*}% within ±${ci#*,}%: $reps..$max_reps reps of ${secs}s slices, budget ${budget}s")"
+	echo "method: $method$([ "$method" = inrun ] && echo " (windows of ${ir_window} ms, $ir_pairs_per_run A/B pairs per run, $reps..$max_reps runs per pair)")"
 	echo "warm-up: $([ "$warmup" = 1 ] && echo "one slice per setting per pair" || echo none);" \
 		"pinned: tx ${tx_cpu:--} rx ${rx_cpu:--}$([ -n "$rate" ] && echo "; rate $rate (A at $rate_a%)")"
 	echo "families: $families$([ -z "${fam_size[6]:-}" ] || echo " (IPv6 datagrams of ${fam_size[6]} bytes)")"
@@ -728,6 +715,8 @@ write_conf() {
 	echo "rate=$rate"
 	echo "rate_a=$rate_a"
 	echo "metric=$metric"
+	echo "method=$method"
+	echo "t_end=$EPOCHREALTIME"
 	echo "counters_source=$counters_source"
 	echo "loadavg_start=$loadavg_start"
 	echo "loadavg_end=$(cut -d' ' -f1-3 /proc/loadavg)"
@@ -741,7 +730,7 @@ write_conf() {
 py_stats=python3
 write_conf
 t_mat=${EPOCHREALTIME%.*}
-run_rounds
+if [ "$method" = inrun ]; then ir_rounds; else run_rounds; fi
 restore_bad=0
 
 # ---- restore, then write the results ---------------------------------------------

@@ -6,6 +6,10 @@
 #     a known effect inside its interval, the stop rule, the outlier rule,
 #     medians, paired ratios, cost per GiB and per datagram, steal share,
 #     the p-value and Holm's correction (13-pair A/A runs call nothing);
+#   - scripts/tests/ab_inrun_test.py: the in-run method's statistics (runs as
+#     the unit, between- and within-run variance, the spread rule, coverage
+#     and A/A calls on simulated two-level data, the settle time, the budget
+#     order, windows read from a raw log, compare's pair level per run);
 #   - scripts/tests/bpf_toggle_test.py: bpf_toggle_summary.py's windows on logs
 #     written as bpf_toggle.sh writes them (transition seconds left out, each
 #     mode against its neighbours, the 3% verdicts, a failed window);
@@ -39,6 +43,7 @@ while read -r verdict rest; do
 	*) ktap_fail "stats: unexpected output" "$verdict $rest" ;;
 	esac
 done < <(python3 "$UG_TOP/scripts/tests/ab_stats_test.py" 2>&1;
+	 python3 "$UG_TOP/scripts/tests/ab_inrun_test.py" 2>&1 | sed 's/^\(PASS\|FAIL\) /\1 inrun: /';
 	 python3 "$UG_TOP/scripts/tests/bpf_toggle_test.py" 2>&1 | sed 's/^\(PASS\|FAIL\) /\1 bpf_toggle: /')
 
 # ---- bad input ------------------------------------------------------------------
@@ -84,6 +89,10 @@ bad "--ci without a width" "--ci '95'" --ci 95
 bad "--ci width 0" "--ci 95,0" --ci 95,0
 bad "--max-reps 0" "--max-reps 0" --max-reps 0
 bad "--max-reps below -n" "--max-reps 3" --ci 95,3 -n 5 --max-reps 3
+bad "--method unknown" "--method 'fast': allowed auto, inrun, slices" --method fast
+bad "--window not a multiple of 100" "--window 250: allowed a multiple of 100" --window 250
+bad "--window-pairs 0" "--window-pairs 0: out of range, allowed 1..20" --window-pairs 0
+bad "--method inrun with one setting" "--method inrun: needs two settings" --method inrun --preset none
 bad "--budget 5" "--budget 5" --budget 5
 bad "a rate above what the device can take" "--rate 20G" --rate 20G
 bad "a rate in bytes above it" "--rate 2GB" --rate 2GB
@@ -129,8 +138,8 @@ if [ "$(nproc)" -lt 2 ]; then
 	ktap_skip "fixed-rate run" "one CPU: nothing to pin to"
 else
 	real "interval-driven run: warm-up apart, pinned, stop rule as the intervals say" ci \
-		--tx gso-cmsg,tcp --rx gro --ci 95,40 -n 2 --max-reps 4 --no-perf
+		--method slices --tx gso-cmsg,tcp --rx gro --ci 95,40 -n 2 --max-reps 4 --no-perf
 	real "fixed-rate run: paced as asked (A at 97%), never above the rate, cost per GiB" rate \
-		--tx gso-cmsg --rx gro --rate 40M --rate-a 97 --ci off -n 2 --no-perf
+		--method slices --tx gso-cmsg --rx gro --rate 40M --rate-a 97 --ci off -n 2 --no-perf
 fi
 ktap_finish

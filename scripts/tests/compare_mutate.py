@@ -7,10 +7,15 @@ a changed copy of SRC/results.json, for compare_test.sh.  Ops:
   schema VALUE                       set "schema" (a JSON value)
   unset-run-field FIELD              remove FIELD from every run
   setting S SPEC                     set settings[S] to SPEC
+  steady SD SEED                     every run's rx_MBps := its configuration's median
+                                     x exp(N(0, SD)) (a machine whose levels move by SD)
 """
 
 import json
+import math
 import os
+import random
+import statistics
 import sys
 
 
@@ -35,6 +40,14 @@ def apply(res, op, a):
             r.pop(a[0], None)
     elif op == "setting":
         res["settings"][a[0]] = a[1]
+    elif op == "steady":
+        sd, rnd = float(a[0]), random.Random(int(a[1]))
+        med = {}
+        for r in runs:
+            med.setdefault((r["tx_mode"], r["rx_mode"], r["setting"]), []).append(r["rx_MBps"])
+        for r in runs:
+            m = statistics.median(med[(r["tx_mode"], r["rx_mode"], r["setting"])])
+            r["rx_MBps"] = m * math.exp(rnd.gauss(0, sd))
     else:
         sys.exit("compare_mutate: unknown op %r" % op)
 

@@ -283,11 +283,63 @@ bad 10 1 "--threshold -1: allowed 0 <= PCT < 100" "$BASE" "$BASE" --threshold -1
 bad 11 1 "--metrics 'speed': allowed" "$BASE" "$BASE" --metrics speed
 bad 12 1 "unrecognized arguments: --frobnicate" "$BASE" "$BASE" --frobnicate
 bad 13 1 "--level 100: allowed 50 <= PCT < 100" "$BASE" "$BASE" --level 100
-bad 14 1 "--family and --per-interval: allowed one of them" "$BASE" "$BASE" --family \
+bad 14 1 "--family, --headline and --per-interval: allowed one of them" "$BASE" "$BASE" --family \
 	--per-interval
 run_cmp ign "$BASE" "$tmp/otherset" --ignore-settings
 [ "$(rc_of ign)" = 0 ] && ktap_ok "--ignore-settings compares different settings" ||
 	ktap_fail "--ignore-settings" "exit $(rc_of ign)"
+
+# ---- in-run results (the default make run since issue 26): the headline family ------
+# INRUN1, INRUN2: two default runs of the same code (ab_campaign.sh), load 12-14
+INRUN1=results/ab-campaign-2026-11-25/default/20261125T064435Z-vm-default
+INRUN2=results/ab-campaign-2026-11-25/default/20261125T065840Z-vm-default
+run_cmp ir_self "$INRUN1" "$INRUN1" --json
+if [ "$(rc_of ir_self)" = 0 ] && ug_jcheck "$tmp/ir_self.out" "family_kind == 'headline'" \
+	"family_cells == 13" "count == {'within noise': 26}"; then
+	ktap_ok "in-run: a default run against itself: the headline family (13 pairs), exit 0"
+else
+	ktap_fail "in-run: a default run against itself" "exit $(rc_of ir_self)"
+fi
+run_cmp ir_pair "$INRUN1" "$INRUN2" --json
+if [ "$(rc_of ir_pair)" = 0 ] && ug_jcheck "$tmp/ir_pair.out" "family_kind == 'headline'" \
+	"count.get('regression', 0) == 0"; then
+	ktap_ok "in-run: two default runs of the same code: exit 0"
+else
+	ktap_fail "in-run: two default runs of the same code" \
+		"exit $(rc_of ir_pair): $(head -2 "$tmp/ir_pair.err")"
+fi
+# the same run, every run's level moved by 2% (a machine steadier than this one
+# was at load 12-14): a 20% drop of one pair (A and B) exits 1 naming it
+"$MUT" "$INRUN1" "$tmp/st1" steady 0.02 1
+"$MUT" "$INRUN1" "$tmp/st2" steady 0.02 2 -- scale sendmmsg plain A rx_MBps 0.8 \
+	-- scale sendmmsg plain B rx_MBps 0.8
+run_cmp ir_drop "$tmp/st1" "$tmp/st2" --out "$tmp/ir_drop.d" --no-plot
+if [ "$(rc_of ir_drop)" = 1 ] && [ "$(lines "$tmp/ir_drop.err")" = 2 ] &&
+   grep -q "regression: sendmmsg/plain A: throughput (pair level" "$tmp/ir_drop.err" &&
+   ug_jcheck "$tmp/ir_drop.d/compare.json" "count == {'regression': 2, 'within noise': 24}"; then
+	ktap_ok "in-run, levels steady to 2%: sendmmsg -> plain 20% slower: exit 1, named"
+else
+	ktap_fail "in-run, sendmmsg -> plain 20% slower" \
+		"exit $(rc_of ir_drop): $(head -2 "$tmp/ir_drop.err")"
+fi
+"$MUT" "$INRUN1" "$tmp/st3" steady 0.02 3
+run_cmp ir_same "$tmp/st1" "$tmp/st3" --json
+if [ "$(rc_of ir_same)" = 0 ]; then
+	ktap_ok "in-run, levels steady to 2%: the same code: exit 0"
+else
+	ktap_fail "in-run, levels steady to 2%: the same code" \
+		"exit $(rc_of ir_same): $(head -1 "$tmp/ir_same.err")"
+fi
+# on the committed run itself (load 12-14, the pairs' levels moved by a factor
+# between runs minutes apart) a 20% drop is within that noise: said, not called
+"$MUT" "$INRUN1" "$tmp/ir20" scale sendmmsg plain A rx_MBps 0.8 \
+	-- scale sendmmsg plain B rx_MBps 0.8
+run_cmp ir20 "$INRUN1" "$tmp/ir20" --json
+if [ "$(rc_of ir20)" = 0 ]; then
+	ktap_ok "in-run, the committed run's own level noise: a 20% drop is within it (exit 0)"
+else
+	ktap_fail "in-run, the committed run's level noise" "exit $(rc_of ir20)"
+fi
 
 # ---- udpgso_ab.sh --baseline and bisect_step.sh (no traffic) -----------------------
 ./scripts/bench/udpgso_ab.sh --baseline "$BASE" --dry-run >"$tmp/bl.out" 2>"$tmp/bl.err"
@@ -317,7 +369,7 @@ fi
 # on the local veth pair, about 30 s; the verdict is whatever the machine
 # gives, the test checks that it is reached and reported consistently
 if why=$(ug_need_root); then
-	ab=(./scripts/bench/udpgso_ab.sh --tx sendto --rx plain -n 3 -l 1 --no-perf --no-plots
+	ab=(./scripts/bench/udpgso_ab.sh --method slices --tx sendto --rx plain -n 3 -l 1 --no-perf --no-plots
 	    --out "$tmp/ab")
 	"${ab[@]}" --label cmpbase >/dev/null 2>"$tmp/ab1.err"
 	rc1=$?

@@ -153,7 +153,7 @@ session_gone() {	# SID
 
 rm -rf "$out"
 t0=$SECONDS
-setsid "$AB" --out "$out" --label test --tx sendto,gso-cmsg,tcp --rx gro -n 2 -l 1 \
+setsid "$AB" --out "$out" --label test --method slices --tx sendto,gso-cmsg,tcp --rx gro -n 2 -l 1 \
 	>"$tmp/short.out" 2>"$tmp/short.err" &
 pid=$!
 wait "$pid"
@@ -192,7 +192,7 @@ fi
 
 # ---- IPv6 on the local pair (-6): one tx/rx pair, A and B once ---------------------
 rm -rf "$out"
-"$AB" --out "$out" --label v6 -6 --tx gso-cmsg --rx gro -n 1 -l 1 --no-warmup --no-plots \
+"$AB" --out "$out" --label v6 -6 --method slices --tx gso-cmsg --rx gro -n 1 -l 1 --no-warmup --no-plots \
 	>"$tmp/v6.out" 2>"$tmp/v6.err"
 rc=$?
 dir=$(ls -d "$out"/*-v6 2>/dev/null | head -n1)

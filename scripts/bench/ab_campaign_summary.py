@@ -1,0 +1,165 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""udpgso-lab: the campaigns of ab_campaign.sh, judged against issue 26's
+targets, from the results directories under DIR/{default,aa,known}/.
+
+    ab_campaign_summary.py DIR [--true 0.97]
+
+A/A: at most 5% of pairs called "real", at most 1 run in 20 with any false
+call; known effect (A at 97% of B): found (real, A slower) in at least 80%
+of runs' pairs, the interval covering 0.97 in at least 95%.  Says how many
+runs, over how long, and whether each target was met: never more."""
+import argparse
+import glob
+import json
+import os
+import statistics
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+
+def runs_of(d):
+    out = []
+    for p in sorted(glob.glob(os.path.join(d, "*", "results.json"))):
+        try:
+            with open(p) as f:
+                r = json.load(f)
+        except (OSError, ValueError):
+            continue
+        r["_dir"] = os.path.basename(os.path.dirname(p))
+        out.append(r)
+    return out
+
+
+def span(rs):
+    ts = [w["t0"] for r in rs for w in r.get("windows") or []]
+    if not ts:
+        return "-"
+    return "%.0f min (%s)" % ((max(ts) - min(ts)) / 60.0,
+                              ", ".join(r["_dir"][:16] for r in rs))
+
+
+def pairs(r):
+    return [p for p in r.get("ab") or [] if p.get("ci")]
+
+
+def aa(rs):
+    L = ["## A/A (A and B the same setting)", ""]
+    if not rs:
+        return L + ["No A/A runs.", ""]
+    n = sum(len(pairs(r)) for r in rs)
+    real = sum(1 for r in rs for p in pairs(r) if p["ci"]["real"])
+    bad_runs = sum(1 for r in rs if any(p["ci"]["real"] for p in pairs(r)))
+    hw = [p["ci"]["half_pct"] for r in rs for p in pairs(r)]
+    tot = sum(len(r.get("ab") or []) for r in rs)
+    L.append("%d runs, %d pair intervals (of %d pairs: the rest had under 2 runs with usable "
+             "window pairs), over %s." % (len(rs), n, tot, span(rs)))
+    L.append("- pairs called real: %d of %d (%.1f%%; target at most 5%%: %s)" % (
+        real, n, 100.0 * real / max(1, n), "NOT met" if real > 0.05 * n else
+        "met" if len(rs) >= 20 else "not shown: %d runs are too few" % len(rs)))
+    L.append("- runs with any false call: %d of %d (target at most 1 in 20%s: %s)" % (
+        bad_runs, len(rs), ", and at least 20 runs over an hour",
+        "met" if len(rs) >= 20 and bad_runs <= len(rs) / 20.0 else
+        "NOT met" if bad_runs > len(rs) / 20.0 else "not shown: too few runs"))
+    if hw:
+        L.append("- half-widths: median ±%.1f%%, worst ±%.1f%%; within ±3%%: %d of %d" % (
+            statistics.median(hw), max(hw), sum(1 for x in hw if x <= 3), len(hw)))
+    L += secondary(rs, "A/A")
+    for r in rs:
+        called = ["%s->%s %.3f" % (p["tx_mode"], p["rx_mode"], p["ci"]["ratio"])
+                  for p in pairs(r) if p["ci"]["real"]]
+        L.append("  - %s: %d pairs, %s" % (r["_dir"], len(pairs(r)),
+                                           "called: " + ", ".join(called) if called
+                                           else "none called"))
+    return L + [""]
+
+
+def secondary(rs, title, true=None):
+    """The same judgement on the secondary metric (rx MB per tool CPU-second;
+    Holm over the pairs as for the headline)."""
+    import ab_stats
+    ivs = [[p.get("ci_MB_per_tool_cpu_s") for p in pairs(r)] for r in rs]
+    n = sum(1 for x in ivs for iv in x if iv)
+    if not n:
+        return []
+    real = bad = cov = 0
+    for x in ivs:
+        ok = [iv for iv in x if iv]
+        h = ab_stats.holm([iv["p"] for iv in ok], 0.05)
+        calls = [iv for iv, c in zip(ok, h) if c and iv["excludes_1"]]
+        real += len(calls)
+        bad += bool(calls)
+        if true is not None:
+            cov += sum(1 for iv in ok if iv["lo"] <= true <= iv["hi"])
+    line = "- secondary metric (rx MB per tool CPU-second), %s: %d of %d pairs called real" % (
+        title, real, n)
+    if true is None:
+        line += ", %d of %d runs with any call" % (bad, len(rs))
+    else:
+        line += ", interval covers %.3f in %d of %d" % (true, cov, n)
+    return [line]
+
+
+def known(rs, true):
+    L = ["## Known effect (A paced at 97%% of B: true A/B %.3f)" % true, ""]
+    if not rs:
+        return L + ["No known-effect runs.", ""]
+    ps = [p for r in rs for p in pairs(r)]
+    n = len(ps)
+    found = sum(1 for p in ps if p["ci"]["real"] and p["ci"]["ratio"] < 1.0)
+    cov = sum(1 for p in ps if p["ci"]["lo"] <= true <= p["ci"]["hi"])
+    tot = sum(len(r.get("ab") or []) for r in rs)
+    L.append("%d runs, %d pair intervals (of %d pairs), over %s." % (len(rs), n, tot, span(rs)))
+    L.append("- found (real, A slower): %d of %d (%.0f%%; target at least 80%%: %s)" % (
+        found, n, 100.0 * found / max(1, n), "NOT met" if found < 0.8 * n else
+        "met" if len(rs) >= 20 else "not shown: %d runs are too few" % len(rs)))
+    L.append("- interval covers %.3f: %d of %d (%.0f%%; target at least 95%%: %s)" % (
+        true, cov, n, 100.0 * cov / max(1, n), "NOT met" if cov < 0.95 * n else
+        "met" if len(rs) >= 20 else "not shown: %d runs are too few to show a 95%% rate"
+        % len(rs)))
+    L += secondary(rs, "known", true)
+    miss = ["%s %s->%s %.3f [%.3f-%.3f]" % (r["_dir"][:16], p["tx_mode"], p["rx_mode"],
+                                            p["ci"]["ratio"], p["ci"]["lo"], p["ci"]["hi"])
+            for r in rs for p in pairs(r) if not p["ci"]["lo"] <= true <= p["ci"]["hi"]]
+    if miss:
+        L.append("- not covering: " + "; ".join(miss))
+    return L + [""]
+
+
+def default(rs):
+    L = ["## Default runs (`make run`)", ""]
+    if not rs:
+        return L + ["No default runs.", ""]
+    L.append("%d runs over %s." % (len(rs), span(rs)))
+    for r in rs:
+        ps = pairs(r)
+        met = sum(1 for p in ps if p["ci"]["target_met"])
+        hw = [p["ci"]["half_pct"] for p in ps]
+        L.append("- %s: wall %s s, %d runs, target ±3%% in %d of %d pairs, half-widths median "
+                 "±%.1f%%; varied between runs: %s" % (
+                     r["_dir"], r.get("wall_s"), len({x["run_id"] for x in r["runs"]}), met,
+                     len(ps), statistics.median(hw) if hw else float("nan"),
+                     ", ".join("%s->%s" % (p["tx_mode"], p["rx_mode"]) for p in ps
+                               if p["ci"]["varies"]) or "none"))
+    return L + [""]
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("dir")
+    ap.add_argument("--true", type=float, default=0.97)
+    a = ap.parse_args(argv)
+    if not os.path.isdir(a.dir):
+        print("ab_campaign_summary.py: '%s': no such directory" % a.dir, file=sys.stderr)
+        return 1
+    L = ["# A/B campaigns: %s" % a.dir, ""]
+    L += default(runs_of(os.path.join(a.dir, "default")))
+    L += aa(runs_of(os.path.join(a.dir, "aa")))
+    L += known(runs_of(os.path.join(a.dir, "known")), a.true)
+    print("\n".join(L))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
