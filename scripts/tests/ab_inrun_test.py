@@ -16,7 +16,7 @@ import ab_inrun as IR  # noqa: E402
 import ab_inrun_stats as S  # noqa: E402
 import ab_stats  # noqa: E402
 import ab_compare  # noqa: E402
-from ugtest import run_tests  # noqa: E402
+from ugtest import close, run_tests, same  # noqa: E402
 
 TESTS = []
 
@@ -24,16 +24,6 @@ TESTS = []
 def test(fn):
     TESTS.append(fn)
     return fn
-
-
-def close(a, b, tol):
-    if a is None or abs(a - b) > tol:
-        raise AssertionError("%r, expected %r (+-%g)" % (a, b, tol))
-
-
-def same(a, b):
-    if a != b:
-        raise AssertionError("%r, expected %r" % (a, b))
 
 
 @test

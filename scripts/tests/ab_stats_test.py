@@ -12,7 +12,7 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))), "bench"))
 import ab_stats as S  # noqa: E402
-from ugtest import run_tests  # noqa: E402
+from ugtest import close, run_tests, same  # noqa: E402
 
 TESTS = []
 
@@ -20,16 +20,6 @@ TESTS = []
 def test(fn):
     TESTS.append(fn)
     return fn
-
-
-def close(a, b, tol):
-    if a is None or abs(a - b) > tol:
-        raise AssertionError("%r, expected %r (+-%g)" % (a, b, tol))
-
-
-def same(a, b):
-    if a != b:
-        raise AssertionError("%r, expected %r" % (a, b))
 
 
 @test
