@@ -261,13 +261,11 @@ if part helpers; then
 	gso_sends() {
 		local f
 		for f in $DRV_FAMILIES; do
-			python3 -c '
-import socket, sys
-fam = socket.AF_INET if sys.argv[1] == "4" else socket.AF_INET6
-s = socket.socket(fam, socket.SOCK_DGRAM)
-s.setsockopt(socket.SOL_UDP, 103, 1000)		# UDP_SEGMENT
-for _ in range(int(sys.argv[3])):
-	s.sendto(b"u" * 4000, (sys.argv[2], 9))' "$f" "$(drv_addr remote "$f")" "$1" || return 1
+			for _ in $(seq "$1"); do
+				"$UDPGSO_BIN/udpgso_wire" send -"$f" -S "$(drv_addr local "$f")" \
+					-D "$(drv_addr remote "$f")" -p 9 -s 4000 -M 1000 \
+					--no-capture >/dev/null || return 1
+			done
 		done
 	}
 	# sysfs VAR FILE: a counter's value from drv_counters output
@@ -280,7 +278,7 @@ for _ in range(int(sys.argv[3])):
 		drv_stats_begin "$side" >/dev/null || { stats=0; why_stats=$DRV_STATS_WHY; }
 	done
 	if ! gso_sends "$K"; then
-		ktap_fail "GSO sends" "python3 UDP_SEGMENT send failed"
+		ktap_fail "GSO sends" "udpgso_wire UDP_SEGMENT send failed"
 	fi
 	sleep 0.5
 	drv_counters local "$DRV_LIF" >"$tmp/cl1"
