@@ -208,30 +208,52 @@ veth_pair() {
 	ip -n "$(ns_name "$1")" link set "$2" up
 	ip -n "$(ns_name "$3")" link set "$4" up
 }
-# ug_sshd_start NS ADDR PORT DIR: an sshd of our own in our namespace NS on
+# ug_sshd_start NETNS ADDR[,ADDR...] PORT DIR [CLIENT_NETNS]: an sshd of our
+# own in the network namespace NETNS (its full name) listening on each
 # ADDR:PORT (root login with a throwaway key; host and user keys, config and
 # log in DIR), killed at exit (deferred); sets UG_SSH_ARGS, the ssh options
-# and destination that reach it (for REMOTE_ARGS).  1 when it does not listen
-# within 5 s (its log: DIR/sshd.log)
+# and destination (the first ADDR) that reach it (for REMOTE_ARGS).  1 when
+# `ssh ... true`, run here or in CLIENT_NETNS, does not succeed within 20 s
+# (sshd's log: DIR/sshd.log, ssh's last error: DIR/ssh.err)
 ug_sshd_start() {
-	local ns=$1 addr=$2 port=$3 k=$4
+	local netns=$1 addrs=$2 port=$3 k=$4 a i cl=()
 	mkdir -p "$k" || return 1
 	ssh-keygen -q -t ed25519 -N '' -f "$k/host" </dev/null || return 1
 	ssh-keygen -q -t ed25519 -N '' -f "$k/id" </dev/null || return 1
 	cp "$k/id.pub" "$k/authorized_keys" || return 1
-	printf '%s\n' "ListenAddress $addr" "Port $port" "HostKey $k/host" "PidFile $k/sshd.pid" \
-		"AuthorizedKeysFile $k/authorized_keys" "PermitRootLogin prohibit-password" \
-		"PasswordAuthentication no" "KbdInteractiveAuthentication no" "UsePAM no" \
-		"StrictModes no" "LogLevel ERROR" >"$k/sshd_config" || return 1
-	# sshd wants /run/sshd: a private /run in its own mount namespace
-	ip netns exec "$(ns_name "$ns")" unshare -m --propagation private sh -c \
+	{
+		for a in ${addrs//,/ }; do echo "ListenAddress $a"; done
+		printf '%s\n' "Port $port" "HostKey $k/host" "PidFile $k/sshd.pid" \
+			"AuthorizedKeysFile $k/authorized_keys" "PermitRootLogin prohibit-password" \
+			"PasswordAuthentication no" "KbdInteractiveAuthentication no" "UsePAM no" \
+			"StrictModes no" "LogLevel ERROR"
+	} >"$k/sshd_config" || return 1
+	# sshd wants /run/sshd: a private /run in a mount namespace of its own.
+	# virtme-ng's guests lock every account ('!' in the /etc/shadow they bind
+	# over the host's) and sshd without PAM refuses a locked root even with a
+	# key: in sshd's own mount namespace only, a shadow with root's '*'.  And
+	# an empty ~/.bashrc there: bash reads it for every command sshd runs, and
+	# a slow one (pyenv init: 1 s on the host, 20 s and more in a TCG guest)
+	# is paid by every remote command
+	ip netns exec "$netns" unshare -m --propagation private sh -c \
 		'mount -t tmpfs ugssh /run && mkdir -m 0755 /run/sshd &&
+		 sed "s/^root:!/root:*/" /etc/shadow >/run/shadow &&
+		 mount --bind /run/shadow /etc/shadow &&
+		 { [ ! -f /root/.bashrc ] || mount --bind /dev/null /root/.bashrc; } &&
 		 exec /usr/sbin/sshd -D -e -f "$1"' _ "$k/sshd_config" 2>"$k/sshd.log" &
 	defer kill "$!"
+	a=${addrs%%,*}
 	UG_SSH_ARGS="-F /dev/null -p $port -i $k/id -o IdentitiesOnly=yes"
 	UG_SSH_ARGS+=" -o UserKnownHostsFile=$k/known_hosts -o GlobalKnownHostsFile=/dev/null"
-	UG_SSH_ARGS+=" -o StrictHostKeyChecking=no -o LogLevel=ERROR root@$addr"
-	ug_wait_port -t "$ns" "$port" "" 5
+	UG_SSH_ARGS+=" -o StrictHostKeyChecking=no -o LogLevel=ERROR root@$a"
+	[ -z "${5:-}" ] || cl=(ip netns exec "$5")
+	for ((i = 0; i < 40; i++)); do
+		# shellcheck disable=SC2086 # options and destination, split
+		"${cl[@]}" ssh -o BatchMode=yes -o ConnectTimeout=5 $UG_SSH_ARGS true \
+			</dev/null 2>"$k/ssh.err" && return 0
+		ug_nap 0.5
+	done
+	return 1
 }
 
 # ---- ports -------------------------------------------------------------------

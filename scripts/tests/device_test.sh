@@ -130,7 +130,7 @@ fi
 
 if ! why=$(ug_need_cmd /usr/sbin/sshd ssh ssh-keygen unshare); then
 	ktap_skip "ssh: the device suite over ssh" "$why (openssh-server, openssh-client)"
-elif ! ug_sshd_start p 10.252.0.2 2222 "$tmp/ssh"; then
+elif ! ug_sshd_start "$NP" 10.252.0.2 2222 "$tmp/ssh" "$NH"; then
 	ktap_fail "ssh: sshd in namespace p" "$(head -n1 "$tmp/ssh/sshd.log")"
 else
 	{

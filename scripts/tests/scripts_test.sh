@@ -210,34 +210,13 @@ fi
 
 # ---- the remote path over a real sshd in namespace p --------------------------------
 remote_ssh() {
-	local k=$tmp/ssh rc dir
-	mkdir -p "$k"
-	ssh-keygen -q -t ed25519 -N '' -f "$k/host" </dev/null || return 1
-	ssh-keygen -q -t ed25519 -N '' -f "$k/id" </dev/null || return 1
-	cp "$k/id.pub" "$k/authorized_keys"
-	cat >"$k/sshd_config" <<EOF
-ListenAddress 10.249.0.2
-ListenAddress fd00:249::2
-Port 2222
-HostKey $k/host
-PidFile $k/sshd.pid
-AuthorizedKeysFile $k/authorized_keys
-PermitRootLogin prohibit-password
-PasswordAuthentication no
-KbdInteractiveAuthentication no
-UsePAM no
-StrictModes no
-LogLevel ERROR
-EOF
-	# sshd wants /run/sshd: give it a private /run in its own mount namespace
-	ip netns exec "$NP" unshare -m --propagation private sh -c \
-		'mount -t tmpfs ugssh /run && mkdir -m 0755 /run/sshd &&
-		 exec /usr/sbin/sshd -D -e -f "$1"' _ "$k/sshd_config" 2>"$k/sshd.log" &
-	defer kill "$!"
-	ug_wait_port -t p 2222 || true
-	RARGS="-F /dev/null -p 2222 -i $k/id -o IdentitiesOnly=yes -o UserKnownHostsFile=$k/known_hosts"
-	# ssh itself over IPv6; the matrix in both families
-	RARGS+=" -o GlobalKnownHostsFile=/dev/null -o StrictHostKeyChecking=no root@fd00:249::2"
+	local rc dir
+	# ssh itself over IPv6 (the first address); the matrix in both families
+	if ! ug_sshd_start "$NP" fd00:249::2,10.249.0.2 2222 "$tmp/ssh" "$NH"; then
+		sed 's/^/# sshd: /' "$tmp/ssh/sshd.log" | tail -n3
+		return 1
+	fi
+	RARGS=$UG_SSH_ARGS
 	rm -rf "$out"
 	ip netns exec "$NH" env NETIF=ugh0 LOCAL_V4=10.249.0.1 REMOTE_V4=10.249.0.2 \
 		LOCAL_V6=fd00:249::1 REMOTE_V6=fd00:249::2 REMOTE_TYPE=ssh REMOTE_ARGS="$RARGS" \
@@ -248,7 +227,7 @@ EOF
 	if [ "$rc" -ne 0 ] || [ -z "$dir" ]; then
 		echo "# exit $rc"
 		tail -n5 "$tmp/ssh.err" | sed 's/^/# /'
-		sed 's/^/# sshd: /' "$k/sshd.log" | tail -n3
+		sed 's/^/# sshd: /' "$tmp/ssh/sshd.log" | tail -n3
 		return 1
 	fi
 	# shellcheck disable=SC2046 # sides_args: none or two words

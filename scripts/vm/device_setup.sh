@@ -85,49 +85,12 @@ REMOTE_ARGS=$RNS
 if [ "$remote" = ssh ]; then
 	ug_need_cmd /usr/sbin/sshd ssh ssh-keygen unshare >/dev/null ||
 		ug_die "--remote ssh: needs /usr/sbin/sshd, ssh, ssh-keygen, unshare (openssh-server, openssh-client)"
-	k=$work/ssh
-	mkdir -p "$k"
-	ssh-keygen -q -t ed25519 -N '' -f "$k/host" </dev/null || ug_die "ssh-keygen failed"
-	ssh-keygen -q -t ed25519 -N '' -f "$k/id" </dev/null || ug_die "ssh-keygen failed"
-	cp "$k/id.pub" "$k/authorized_keys"
-	cat >"$k/sshd_config" <<EOF
-ListenAddress $R4
-ListenAddress $R6
-Port 22
-HostKey $k/host
-PidFile $k/sshd.pid
-AuthorizedKeysFile $k/authorized_keys
-PermitRootLogin prohibit-password
-PasswordAuthentication no
-KbdInteractiveAuthentication no
-UsePAM no
-StrictModes no
-LogLevel ERROR
-EOF
-	# sshd wants /run/sshd: a private /run in a mount namespace of its own.
-	# virtme-ng's guest locks every account ('!' in the /etc/shadow it binds
-	# over the host's), and sshd without PAM refuses a locked root even with
-	# a key: in sshd's own mount namespace only, a shadow with root's '*'
-	ip netns exec "$RNS" unshare -m --propagation private sh -c \
-		'mount -t tmpfs ugssh /run && mkdir -m 0755 /run/sshd &&
-		 sed "s/^root:!/root:*/" /etc/shadow >/run/shadow && mount --bind /run/shadow /etc/shadow &&
-		 exec /usr/sbin/sshd -D -e -f "$1"' _ "$k/sshd_config" 2>"$k/sshd.log" &
-	REMOTE_ARGS="-F /dev/null -i $k/id -o IdentitiesOnly=yes -o UserKnownHostsFile=$k/known_hosts"
-	REMOTE_ARGS+=" -o GlobalKnownHostsFile=/dev/null -o StrictHostKeyChecking=no root@$R4"
-	ok=
-	for _ in $(seq 1 40); do
-		# shellcheck disable=SC2086
-		if ssh -o BatchMode=yes -o ConnectTimeout=5 $REMOTE_ARGS true </dev/null 2>"$k/ssh.err"; then
-			ok=1
-			break
-		fi
-		sleep 0.5
-	done
-	if [ -z "$ok" ]; then
-		{ echo "sshd log:"; cat "$k/sshd.log"; echo "ssh:"; cat "$k/ssh.err"
+	if ! ug_sshd_start "$RNS" "$R4,$R6" 22 "$work/ssh"; then
+		{ echo "sshd log:"; cat "$work/ssh/sshd.log"; echo "ssh:"; cat "$work/ssh/ssh.err"
 		  echo "listening in $RNS:"; ip netns exec "$RNS" ss -ltnp; } | sed 's/^/# /' >&2
-		ug_die "sshd in $RNS does not answer on $R4:22 (ssh: $(tail -n1 "$k/ssh.err"))"
+		ug_die "sshd in $RNS does not answer on $R4:22 (ssh: $(tail -n1 "$work/ssh/ssh.err"))"
 	fi
+	REMOTE_ARGS=$UG_SSH_ARGS
 fi
 export NETIF LOCAL_V4 LOCAL_V6 REMOTE_V4 REMOTE_V6 REMOTE_TYPE REMOTE_ARGS
 for v in NETIF LOCAL_V4 LOCAL_V6 REMOTE_V4 REMOTE_V6 REMOTE_TYPE REMOTE_ARGS; do
