@@ -71,13 +71,16 @@ ir_tasks_ns() {
 
 # ir_sample LOG: one sample line (no fork)
 ir_sample() {
-	local line b=0 p=0 txn rxn in=0 rbe=0 hdr=0 st
+	local line b=0 p=0 txn rxn in=0 rbe=0 hdr=0 st t
 	local -a f
 	while read -r line; do
 		case "$line" in
-		"$dev_rx:"*) read -r b p _ <<<"${line#*:}"; break ;;
+		"$dev_rx:"*) t=$EPOCHREALTIME; read -r b p _ <<<"${line#*:}"; break ;;
 		esac
 	done <"/proc/$ir_rxpid/net/dev"
+	# the time is the byte counter's (read with it), not the line's: the
+	# reads below may wait for the CPU, and at 200 ms a 10 ms lag is 5%
+	t=${t:-$EPOCHREALTIME}
 	if [ "$ir_fam" = 6 ]; then
 		while read -r line; do
 			case "$line" in
@@ -99,7 +102,7 @@ ir_sample() {
 	ir_tasks_ns "$ir_txpid"; txn="$ir_ns $ir_wait"
 	ir_tasks_ns "$ir_rxpid"; rxn="$ir_ns $ir_wait"
 	read -r st </proc/stat
-	echo "s $EPOCHREALTIME $b $p $txn $rxn $in $rbe $st" >>"$1"
+	echo "s $t $b $p $txn $rxn $in $rbe $st" >>"$1"
 }
 
 # ir_observe LOG TENTHS: samples every 100 ms for TENTHS of a second
