@@ -44,6 +44,38 @@ def pairs(r):
     return [p for p in r.get("ab") or [] if p.get("ci")]
 
 
+def load(r):
+    """The run's load average (1 min) at its start and end: 'S -> E'."""
+    la = r.get("loadavg") or {}
+    try:
+        return "%s -> %s" % (la["start"].split()[0], la["end"].split()[0])
+    except (KeyError, IndexError, AttributeError):
+        return "-"
+
+
+def load_max(r):
+    try:
+        return max(float((r.get("loadavg") or {})[k].split()[0]) for k in ("start", "end"))
+    except (KeyError, IndexError, AttributeError, ValueError):
+        return None
+
+
+def by_load(rs, ok, bounds=(3.0, 6.0)):
+    """'load < 3: A of B; 3-6: ...; >= 6: ...' of the pairs for which
+    ok(p) holds, the runs grouped by the higher of their start and end load."""
+    out = []
+    lo = 0.0
+    for hi in list(bounds) + [None]:
+        g = [p for r in rs for p in pairs(r) if load_max(r) is not None
+             and load_max(r) >= lo and (hi is None or load_max(r) < hi)]
+        if g:
+            name = ("load < %g" % hi if lo == 0 else "load %g-%g" % (lo, hi) if hi
+                    else "load >= %g" % lo)
+            out.append("%s: %d of %d" % (name, sum(1 for p in g if ok(p)), len(g)))
+        lo = hi
+    return "; ".join(out)
+
+
 def aa(rs):
     L = ["## A/A (A and B the same setting)", ""]
     if not rs:
@@ -69,9 +101,10 @@ def aa(rs):
     for r in rs:
         called = ["%s->%s %.3f" % (p["tx_mode"], p["rx_mode"], p["ci"]["ratio"])
                   for p in pairs(r) if p["ci"]["real"]]
-        L.append("  - %s: %d pairs, %s" % (r["_dir"], len(pairs(r)),
-                                           "called: " + ", ".join(called) if called
-                                           else "none called"))
+        L.append("  - %s (load %s): %d pairs, %s; ± %s" % (
+            r["_dir"], load(r), len(pairs(r)),
+            "called: " + ", ".join(called) if called else "none called",
+            " ".join("%.1f%%" % p["ci"]["half_pct"] for p in pairs(r))))
     return L + [""]
 
 
@@ -118,7 +151,17 @@ def known(rs, true):
         true, cov, n, 100.0 * cov / max(1, n), "NOT met" if cov < 0.95 * n else
         "met" if len(rs) >= 20 else "not shown: %d runs are too few to show a 95%% rate"
         % len(rs)))
+    L.append("- found, by load (1-min load average, the higher of the run's start and end): "
+             + by_load(rs, lambda p: p["ci"]["real"] and p["ci"]["ratio"] < 1.0))
+    L.append("- covered, by load: " + by_load(rs, lambda p: p["ci"]["lo"] <= true
+                                              <= p["ci"]["hi"]))
     L += secondary(rs, "known", true)
+    for r in rs:
+        L.append("  - %s (load %s): %s" % (r["_dir"], load(r), "; ".join(
+            "%s->%s %.3f [%.3f-%.3f] ±%.1f%%%s" % (
+                p["tx_mode"], p["rx_mode"], p["ci"]["ratio"], p["ci"]["lo"], p["ci"]["hi"],
+                p["ci"]["half_pct"], " found" if p["ci"]["real"] and p["ci"]["ratio"] < 1
+                else "") for p in pairs(r))))
     miss = ["%s %s->%s %.3f [%.3f-%.3f]" % (r["_dir"][:16], p["tx_mode"], p["rx_mode"],
                                             p["ci"]["ratio"], p["ci"]["lo"], p["ci"]["hi"])
             for r in rs for p in pairs(r) if not p["ci"]["lo"] <= true <= p["ci"]["hi"]]
