@@ -21,11 +21,14 @@
 #   --rate RATE    the known effect's rate of B (udpgso_ab.sh --rate; default 5MB)
 #   --until HH:MM  start no run after this UTC time
 #   --out DIR      default results/ab-campaign-DATE
-#   --tx LIST, --rx LIST  every run on these tx and rx modes only (udpgso_ab.sh
-#                  --tx/--rx; default its whole matrix)
-#   --budget SECS  every run's udpgso_ab.sh --budget (default its own: 270 s
-#                  for 13 pairs); with --tx/--rx, 20 s per pair keeps every
-#                  pair's share of a default run
+#   --tx LIST, --rx LIST  the aa and known runs on these tx and rx modes only
+#                  (udpgso_ab.sh --tx/--rx; default its whole matrix); a
+#                  default run is always `make run`'s
+#   --budget SECS  the aa and known runs' udpgso_ab.sh --budget (default its
+#                  own: 270 s for 13 pairs); with --tx/--rx, 20 s per pair keeps
+#                  every pair's share of a default run
+# A kind may be named more than once in --kinds: the list is one round's order
+# (e.g. default,default,aa,known,aa,known with --rounds 1).
 #   --gap SECS     seconds of sleep after every run (0..3600, default 0): a low
 #                  duty cycle spreads the runs over the hour on a shared machine
 set -u
@@ -95,7 +98,7 @@ for ((i = 1; i <= rounds; i++)); do
 		aa) args=("${AA[@]}" --label aa) ;;
 		known) args=("${AA[@]}" --rate "$rate" --rate-a 97 --label known97) ;;
 		esac
-		args+=("${common[@]}")
+		[ "$k" = default ] || args+=("${common[@]}")
 		mkdir -p "$out/$k"
 		{
 			echo "## round $i $k $(date -u '+%F %T') UTC load $(cut -d' ' -f1-3 /proc/loadavg)"
