@@ -118,7 +118,16 @@ ir_observe() {
 # (ab_skbc.sh: skbc_read tx / rx), a 'ctr' line per counter named by side
 # (none: one kernel's module read once for both)
 ir_counters() {
-	local l t=$EPOCHREALTIME side sfx
+	local l t=$EPOCHREALTIME side sfx asked=
+	# both BPF sides asked first, then both answers read: the two
+	# servers answer at once instead of one after the other (a loaded
+	# machine wakes each late); no pipeline, so no subshell per read
+	if [ "$skbc_shared" != 1 ]; then
+		for side in tx rx; do
+			[ "${skbc_src[$side]:-none}" = bpf ] || continue
+			printf 'counters\n' 2>/dev/null >&"${skbc_in[$side]}" && asked+=" $side"
+		done
+	fi
 	for side in tx rx; do
 		if [ "$skbc_shared" = 1 ]; then
 			[ "$side" = tx ] || break
@@ -127,9 +136,16 @@ ir_counters() {
 			[ "${skbc_src[$side]:-none}" != none ] || continue
 			sfx=" $side"
 		fi
-		skbc_read "$side" | while read -r l; do
+		if [[ "$asked" = *" $side"* ]]; then
+			while IFS= read -r -t 10 -u "${skbc_out[$side]}" l; do
+				[ "$l" = . ] && break
+				case "$l" in '#'* | '') ;; *) echo "ctr $t $2 $l$sfx" ;; esac
+			done >>"$1"
+			continue
+		fi
+		while read -r l; do
 			case "$l" in '#'* | '') ;; *) echo "ctr $t $2 $l$sfx" ;; esac
-		done >>"$1"
+		done < <(skbc_read "$side") >>"$1"
 	done
 }
 
@@ -267,8 +283,12 @@ ir_run() {
 	fi
 	for s in "${order[@]}"; do
 		n=$((n + 1))
-		[ "$s" = "$cur_set" ] || ir_switch "$log.tmp" "$s" || { ir_stop; return 1; }
-		ir_observe "$log.tmp" $(((settle + 99) / 100))
+		# the settle time after a switch (and before the first window);
+		# the second window of A B B A follows the first without one
+		if [ "$s" != "$cur_set" ] || [ "$n" = 1 ]; then
+			[ "$s" = "$cur_set" ] || ir_switch "$log.tmp" "$s" || { ir_stop; return 1; }
+			ir_observe "$log.tmp" $(((settle + 99) / 100))
+		fi
 		w=$((ir_window / 100))
 		ir_counters "$log.tmp" "start $n"
 		ir_sample "$log.tmp"
