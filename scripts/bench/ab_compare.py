@@ -17,8 +17,9 @@ A/A comparison calls anything with probability at most 1 - level (5%);
 --per-interval controls each interval on its own instead.
 docs/compare.md has the method, its assumptions and the bisect recipe.
 
-In-run results (udpgso_ab.sh --method inrun, the default `make run`; or
---headline) are decided on a smaller family that a default run can decide:
+Results that name their method (udpgso_ab.sh's in-run and slices runs since
+2026-11-25: the default `make run`; or --headline) are decided on a smaller
+family that a default run can decide:
 the headline metric of each tx/rx pair, one value per run (the geometric mean
 of its A and B rx MB/s in that run: the pair's level), Welch's t-interval of
 the log levels (runs are few: 5-6 in a default run), Holm over the pairs;
@@ -306,8 +307,10 @@ def compare_headline(paired, pairs, args):
 def compare(old, new, args):
     """Every pair's verdict (family-wise by default, see compare_family)."""
     if not (args.per_interval or args.family):
-        args.headline = args.headline or (old.get("method") == "inrun" and
-                                          new.get("method") == "inrun")
+        # results that name their method (in-run, and slices since the default
+        # make run became slices again) are decided on the headline family
+        args.headline = args.headline or (old.get("method") in ("inrun", "slices") and
+                                          new.get("method") in ("inrun", "slices"))
     paired = pair(old, new, args.ignore_settings)
     pairs, cells = [], []
     for key, go, gn in paired:

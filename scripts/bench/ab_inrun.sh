@@ -35,13 +35,16 @@ declare -A ir_settle	# "tx rx" -> settle in ms, measured in the pair's first run
 declare -A ir_runs	# "tx rx" -> runs done
 ir_txpid= ir_rxpid= ir_fam=4
 
-# ab_method_pick: after the options, before anything changes (auto: inrun
-# on the local veth pair, where the receiver's netns counters are readable
-# here; --rate PCT% measures capacity in warm-up slices: slices)
+# ab_method_pick: after the options, before anything changes.  auto picks
+# slices, with at least 6 pairs per tx/rx pair unless -n says otherwise (what
+# make compare's headline family needs): in the same budget of about 20 s a
+# pair, 1 s slices gave narrower intervals than in-run windows on a quiet
+# machine and no wider ones under load (docs/ab.md, results/ab-2026-11-25b);
+# inrun (the local veth pair only) when asked
 ab_method_pick() {
 	if [ "$method" = auto ]; then
 		method=slices
-		[ -z "${NETIF:-}" ] && [ -z "$rate_pct" ] && [ ${#settings[@]} = 2 ] && method=inrun
+		[ "$reps_given" = 1 ] || [ "$ci" = off ] || reps=6
 	fi
 	[ "$method" = inrun ] || return 0
 	[ ${#settings[@]} = 2 ] ||

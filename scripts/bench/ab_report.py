@@ -372,7 +372,7 @@ def units(cost_label):
 def run_doc(conf, settings, command, cost_label):
     """what results.json says about the run itself"""
     return {
-        "schema": SCHEMA, "tool": "udpgso_ab", "label": conf["label"],
+        "schema": SCHEMA, "tool": "udpgso_ab", "method": "slices", "label": conf["label"],
         "preset": conf.get("preset") or None, "command": command,
         "host": conf["host"], "kernel": conf["kernel"], "cpu": conf["cpu"],
         "ncpus": int(conf["ncpus"]), "topology": conf["topology"],
