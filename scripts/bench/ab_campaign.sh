@@ -8,6 +8,7 @@
 #            (a pair called "real" is a false call)
 #   known    a known effect: the same A/A settings, paced (tbf on the sending
 #            veth) to --rate, A at 97% of it: the true A/B of rx MB/s is 0.970
+#            (--metric mbps: the interval is rx MB/s's, not the CPU cost's)
 # Every run's command line, stdout and stderr go to DIR/campaign.log, its
 # results directory under DIR/KIND/; DIR/summary.md is
 # scripts/bench/ab_campaign_summary.py DIR (rerun it any time).  A benchmark,
@@ -96,7 +97,7 @@ for ((i = 1; i <= rounds; i++)); do
 		case "$k" in
 		default) args=() ;;
 		aa) args=("${AA[@]}" --label aa) ;;
-		known) args=("${AA[@]}" --rate "$rate" --rate-a 97 --label known97) ;;
+		known) args=("${AA[@]}" --rate "$rate" --rate-a 97 --metric mbps --label known97) ;;
 		esac
 		[ "$k" = default ] || args+=("${common[@]}")
 		mkdir -p "$out/$k"

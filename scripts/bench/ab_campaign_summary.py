@@ -28,12 +28,36 @@ def runs_of(d):
         except (OSError, ValueError):
             continue
         r["_dir"] = os.path.basename(os.path.dirname(p))
+        if r.get("method") != "inrun":
+            for a in r.get("ab") or []:
+                slices_ci(a)
         out.append(r)
     return out
 
 
+def slices_ci(a):
+    """A slices run's pair entry in the in-run form this summary reads: ci
+    is its headline metric's interval (ci[ci_metric]; real = it excludes 1.0
+    and passes Holm over the pairs), the secondary one rx MB/s or the CPU
+    cost per GiB, whichever the headline is not."""
+    cis = a.get("ci") or {}
+    if not isinstance(cis, dict) or "half_pct" in cis:
+        return
+    m = a.get("ci_metric") or "rx_MBps"
+    iv = cis.get(m)
+    if not iv or iv.get("half_pct") is None:
+        a["ci"] = None
+        return
+    a["ci"] = dict(iv, real=bool(iv.get("holm") and iv.get("excludes_1")),
+                   target_met=bool(a.get("target_reached")), varies=False,
+                   n_runs=iv.get("n"))
+    a["method"] = "slices"
+
+
 def span(rs):
     ts = [w["t0"] for r in rs for w in r.get("windows") or []]
+    ts += [x["times"]["start"] for r in rs for x in r.get("runs") or []
+           if (x.get("times") or {}).get("start")]      # slices
     if not ts:
         return "-"
     return "%.0f min (%s)" % ((max(ts) - min(ts)) / 60.0,
@@ -181,7 +205,7 @@ def default(rs):
         hw = [p["ci"]["half_pct"] for p in ps]
         L.append("- %s: wall %s s, %d runs, target ±3%% in %d of %d pairs, half-widths median "
                  "±%.1f%%; varied between runs: %s" % (
-                     r["_dir"], r.get("wall_s"), len({x["run_id"] for x in r["runs"]}), met,
+                     r["_dir"], r.get("wall_s"), len({x.get("run_id", (x.get("config"), x.get("rep"))) for x in r["runs"]}), met,
                      len(ps), statistics.median(hw) if hw else float("nan"),
                      ", ".join("%s->%s" % (p["tx_mode"], p["rx_mode"]) for p in ps
                                if p["ci"]["varies"]) or "none"))
