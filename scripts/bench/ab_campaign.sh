@@ -34,6 +34,7 @@
 #                  duty cycle spreads the runs over the hour on a shared machine
 set -u
 . "$(dirname "$0")/../lib.sh"
+argv0="$*"
 
 usage() {
 	echo "usage: $ug_prog [--rounds N] [--kinds default,aa,known] [--rate RATE]" \
@@ -86,7 +87,7 @@ mkdir -p "$out" || ug_die "--out '$out': cannot create"
 AB=$UG_TOP/scripts/bench/udpgso_ab.sh
 AA=(--ab tx:tx-udp-segmentation=on tx:tx-udp-segmentation=on)
 log=$out/campaign.log
-echo "# $(date -u '+%F %T') UTC: $ug_prog $* (rounds $rounds, kinds $kinds, rate $rate)" \
+echo "# $(date -u '+%F %T') UTC: $ug_prog $argv0 (rounds $rounds, kinds $kinds, rate $rate)" \
 	"tree $(git -C "$UG_TOP" rev-parse --short HEAD 2>/dev/null)" >>"$log"
 for ((i = 1; i <= rounds; i++)); do
 	for k in "${kl[@]}"; do

@@ -28,6 +28,7 @@
 #   --out DIR       default results/ab-tune-DATE
 set -u
 . "$(dirname "$0")/../lib.sh"
+argv0="$*"
 
 rounds=3 budget=20 configs=200x2,200x8,500x2,500x4,1000x1,1000x2,slices
 cases=flag,aa,gso out=
@@ -67,7 +68,7 @@ done
 mkdir -p "$out" || ug_die "--out '$out': cannot create"
 AB=$UG_TOP/scripts/bench/udpgso_ab.sh
 log=$out/tune.log
-echo "# $(date -u '+%F %T') UTC: $ug_prog $* (rounds $rounds, budget $budget, configs $configs," \
+echo "# $(date -u '+%F %T') UTC: $ug_prog $argv0 (rounds $rounds, budget $budget, configs $configs," \
 	"cases $cases) tree $(git -C "$UG_TOP" rev-parse --short HEAD 2>/dev/null)" >>"$log"
 for ((i = 1; i <= rounds; i++)); do
 	# rotate the configurations' order by one per round
