@@ -28,6 +28,13 @@ def runs_of(d):
         except (OSError, ValueError):
             continue
         r["_dir"] = os.path.basename(os.path.dirname(p))
+        if r.get("wall_s") is None:     # slices: from run.conf
+            try:
+                with open(os.path.join(os.path.dirname(p), "run.conf")) as f:
+                    c = dict(x.rstrip("\n").split("=", 1) for x in f if "=" in x)
+                r["wall_s"] = round(float(c["t_end"]) - float(c["t_start"]), 1)
+            except (OSError, KeyError, ValueError):
+                pass
         if r.get("method") != "inrun":
             for a in r.get("ab") or []:
                 slices_ci(a)
