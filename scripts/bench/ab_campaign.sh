@@ -8,27 +8,40 @@
 #            (a pair called "real" is a false call)
 #   known    a known effect: the same A/A settings, paced (tbf on the sending
 #            veth) to --rate, A at 97% of it: the true A/B of rx MB/s is 0.970
+#            (--metric mbps: the interval is rx MB/s's, not the CPU cost's)
 # Every run's command line, stdout and stderr go to DIR/campaign.log, its
 # results directory under DIR/KIND/; DIR/summary.md is
 # scripts/bench/ab_campaign_summary.py DIR (rerun it any time).  A benchmark,
 # not a test: it asserts nothing.
 #
 #   scripts/bench/ab_campaign.sh [--rounds N] [--kinds LIST] [--rate RATE]
-#                                [--until HH:MM] [--out DIR]
+#                                [--until HH:MM] [--out DIR] [--tx LIST]
+#                                [--rx LIST] [--budget SECS] [--gap SECS]
 #   --rounds N     rounds of every kind (1..100, default 3)
 #   --kinds LIST   comma-separated of default, aa, known (default all three)
 #   --rate RATE    the known effect's rate of B (udpgso_ab.sh --rate; default 5MB)
 #   --until HH:MM  start no run after this UTC time
 #   --out DIR      default results/ab-campaign-DATE
+#   --tx LIST, --rx LIST  the aa and known runs on these tx and rx modes only
+#                  (udpgso_ab.sh --tx/--rx; default its whole matrix); a
+#                  default run is always `make run`'s
+#   --budget SECS  the aa and known runs' udpgso_ab.sh --budget (default its
+#                  own: 270 s for 13 pairs); with --tx/--rx, 20 s per pair keeps
+#                  every pair's share of a default run
+# A kind may be named more than once in --kinds: the list is one round's order
+# (e.g. default,default,aa,known,aa,known with --rounds 1).
+#   --gap SECS     seconds of sleep after every run (0..3600, default 0): a low
+#                  duty cycle spreads the runs over the hour on a shared machine
 set -u
 . "$(dirname "$0")/../lib.sh"
+argv0="$*"
 
 usage() {
 	echo "usage: $ug_prog [--rounds N] [--kinds default,aa,known] [--rate RATE]" \
-		"[--until HH:MM] [--out DIR]" >&2
+		"[--until HH:MM] [--out DIR] [--tx LIST] [--rx LIST] [--budget SECS] [--gap SECS]" >&2
 	exit 1
 }
-rounds=3 kinds=default,aa,known rate=5MB until= out=
+rounds=3 kinds=default,aa,known rate=5MB until= out= txl= rxl= budget= gap=0
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--rounds) rounds=${2:-}; shift 2 || usage ;;
@@ -36,9 +49,13 @@ while [ $# -gt 0 ]; do
 	--rate) rate=${2:-}; shift 2 || usage ;;
 	--until) until=${2:-}; shift 2 || usage ;;
 	--out) out=${2:-}; shift 2 || usage ;;
+	--tx) txl=${2:-}; shift 2 || usage ;;
+	--rx) rxl=${2:-}; shift 2 || usage ;;
+	--budget) budget=${2:-}; shift 2 || usage ;;
+	--gap) gap=${2:-}; shift 2 || usage ;;
 	-h | --help) ug_help; exit 0 ;;
 	*) ug_die "unknown option '$1', allowed --rounds N, --kinds LIST, --rate RATE," \
-		"--until HH:MM, --out DIR (-h: usage)" ;;
+		"--until HH:MM, --out DIR, --tx LIST, --rx LIST, --budget SECS, --gap SECS (-h: usage)" ;;
 	esac
 done
 case "$rounds" in '' | 0 | *[!0-9]*) ug_die "--rounds '$rounds': allowed 1..100" ;; esac
@@ -47,6 +64,15 @@ case "$rounds" in '' | 0 | *[!0-9]*) ug_die "--rounds '$rounds': allowed 1..100"
 	ug_die "--rate '$rate': allowed NUMBER[k|M|G] bit/s, with a B suffix bytes/s (udpgso_ab.sh --rate)"
 [ -z "$until" ] || [[ "$until" =~ ^[0-2][0-9]:[0-5][0-9]$ ]] ||
 	ug_die "--until '$until': allowed HH:MM (UTC)"
+case "$budget" in *[!0-9]* | 0*) ug_die "--budget '$budget': allowed 10..86400 (udpgso_ab.sh --budget)" ;; esac
+[ -z "$budget" ] || { [ "$budget" -ge 10 ] && [ "$budget" -le 86400 ]; } ||
+	ug_die "--budget $budget: allowed 10..86400 (udpgso_ab.sh --budget)"
+case "$gap" in '' | *[!0-9]*) ug_die "--gap '$gap': allowed 0..3600 (seconds)" ;; esac
+[ "$gap" -le 3600 ] || ug_die "--gap $gap: allowed 0..3600 (seconds)"
+common=()
+[ -z "$txl" ] || common+=(--tx "$txl")
+[ -z "$rxl" ] || common+=(--rx "$rxl")
+[ -z "$budget" ] || common+=(--budget "$budget")
 kl=()
 IFS=, read -r -a kl <<<"$kinds"
 [ ${#kl[@]} -gt 0 ] || ug_die "--kinds '$kinds': allowed a list of default, aa, known"
@@ -61,7 +87,8 @@ mkdir -p "$out" || ug_die "--out '$out': cannot create"
 AB=$UG_TOP/scripts/bench/udpgso_ab.sh
 AA=(--ab tx:tx-udp-segmentation=on tx:tx-udp-segmentation=on)
 log=$out/campaign.log
-echo "# $(date -u '+%F %T') UTC: $ug_prog $* (rounds $rounds, kinds $kinds, rate $rate)" >>"$log"
+echo "# $(date -u '+%F %T') UTC: $ug_prog $argv0 (rounds $rounds, kinds $kinds, rate $rate)" \
+	"tree $(git -C "$UG_TOP" rev-parse --short HEAD 2>/dev/null)" >>"$log"
 for ((i = 1; i <= rounds; i++)); do
 	for k in "${kl[@]}"; do
 		if [ -n "$until" ] && [[ "$(date -u +%H:%M)" > "$until" ]]; then
@@ -71,15 +98,17 @@ for ((i = 1; i <= rounds; i++)); do
 		case "$k" in
 		default) args=() ;;
 		aa) args=("${AA[@]}" --label aa) ;;
-		known) args=("${AA[@]}" --rate "$rate" --rate-a 97 --label known97) ;;
+		known) args=("${AA[@]}" --rate "$rate" --rate-a 97 --metric mbps --label known97) ;;
 		esac
+		[ "$k" = default ] || args+=("${common[@]}")
 		mkdir -p "$out/$k"
 		{
 			echo "## round $i $k $(date -u '+%F %T') UTC load $(cut -d' ' -f1-3 /proc/loadavg)"
 			echo "## command: $AB ${args[*]} --no-plots --out $out/$k"
 		} >>"$log"
 		"$AB" "${args[@]}" --no-plots --out "$out/$k" >>"$log" 2>&1
-		echo "## exit $? at $(date -u '+%F %T') UTC" >>"$log"
+		echo "## exit $? at $(date -u '+%F %T') UTC load $(cut -d' ' -f1-3 /proc/loadavg)" >>"$log"
+		[ "$gap" = 0 ] || sleep "$gap"
 	done
 done
 python3 "$UG_TOP/scripts/bench/ab_campaign_summary.py" "$out" >"$out/summary.md"

@@ -28,12 +28,43 @@ def runs_of(d):
         except (OSError, ValueError):
             continue
         r["_dir"] = os.path.basename(os.path.dirname(p))
+        if r.get("wall_s") is None:     # slices: from run.conf
+            try:
+                with open(os.path.join(os.path.dirname(p), "run.conf")) as f:
+                    c = dict(x.rstrip("\n").split("=", 1) for x in f if "=" in x)
+                r["wall_s"] = round(float(c["t_end"]) - float(c["t_start"]), 1)
+            except (OSError, KeyError, ValueError):
+                pass
+        if r.get("method") != "inrun":
+            for a in r.get("ab") or []:
+                slices_ci(a)
         out.append(r)
     return out
 
 
+def slices_ci(a):
+    """A slices run's pair entry in the in-run form this summary reads: ci
+    is its headline metric's interval (ci[ci_metric]; real = it excludes 1.0
+    and passes Holm over the pairs), the secondary one rx MB/s or the CPU
+    cost per GiB, whichever the headline is not."""
+    cis = a.get("ci") or {}
+    if not isinstance(cis, dict) or "half_pct" in cis:
+        return
+    m = a.get("ci_metric") or "rx_MBps"
+    iv = cis.get(m)
+    if not iv or iv.get("half_pct") is None:
+        a["ci"] = None
+        return
+    a["ci"] = dict(iv, real=bool(iv.get("holm") and iv.get("excludes_1")),
+                   target_met=bool(a.get("target_reached")), varies=False,
+                   n_runs=iv.get("n"))
+    a["method"] = "slices"
+
+
 def span(rs):
     ts = [w["t0"] for r in rs for w in r.get("windows") or []]
+    ts += [x["times"]["start"] for r in rs for x in r.get("runs") or []
+           if (x.get("times") or {}).get("start")]      # slices
     if not ts:
         return "-"
     return "%.0f min (%s)" % ((max(ts) - min(ts)) / 60.0,
@@ -42,6 +73,38 @@ def span(rs):
 
 def pairs(r):
     return [p for p in r.get("ab") or [] if p.get("ci")]
+
+
+def load(r):
+    """The run's load average (1 min) at its start and end: 'S -> E'."""
+    la = r.get("loadavg") or {}
+    try:
+        return "%s -> %s" % (la["start"].split()[0], la["end"].split()[0])
+    except (KeyError, IndexError, AttributeError):
+        return "-"
+
+
+def load_max(r):
+    try:
+        return max(float((r.get("loadavg") or {})[k].split()[0]) for k in ("start", "end"))
+    except (KeyError, IndexError, AttributeError, ValueError):
+        return None
+
+
+def by_load(rs, ok, bounds=(3.0, 6.0)):
+    """'load < 3: A of B; 3-6: ...; >= 6: ...' of the pairs for which
+    ok(p) holds, the runs grouped by the higher of their start and end load."""
+    out = []
+    lo = 0.0
+    for hi in list(bounds) + [None]:
+        g = [p for r in rs for p in pairs(r) if load_max(r) is not None
+             and load_max(r) >= lo and (hi is None or load_max(r) < hi)]
+        if g:
+            name = ("load < %g" % hi if lo == 0 else "load %g-%g" % (lo, hi) if hi
+                    else "load >= %g" % lo)
+            out.append("%s: %d of %d" % (name, sum(1 for p in g if ok(p)), len(g)))
+        lo = hi
+    return "; ".join(out)
 
 
 def aa(rs):
@@ -69,9 +132,10 @@ def aa(rs):
     for r in rs:
         called = ["%s->%s %.3f" % (p["tx_mode"], p["rx_mode"], p["ci"]["ratio"])
                   for p in pairs(r) if p["ci"]["real"]]
-        L.append("  - %s: %d pairs, %s" % (r["_dir"], len(pairs(r)),
-                                           "called: " + ", ".join(called) if called
-                                           else "none called"))
+        L.append("  - %s (load %s): %d pairs, %s; ± %s" % (
+            r["_dir"], load(r), len(pairs(r)),
+            "called: " + ", ".join(called) if called else "none called",
+            " ".join("%.1f%%" % p["ci"]["half_pct"] for p in pairs(r))))
     return L + [""]
 
 
@@ -118,7 +182,17 @@ def known(rs, true):
         true, cov, n, 100.0 * cov / max(1, n), "NOT met" if cov < 0.95 * n else
         "met" if len(rs) >= 20 else "not shown: %d runs are too few to show a 95%% rate"
         % len(rs)))
+    L.append("- found, by load (1-min load average, the higher of the run's start and end): "
+             + by_load(rs, lambda p: p["ci"]["real"] and p["ci"]["ratio"] < 1.0))
+    L.append("- covered, by load: " + by_load(rs, lambda p: p["ci"]["lo"] <= true
+                                              <= p["ci"]["hi"]))
     L += secondary(rs, "known", true)
+    for r in rs:
+        L.append("  - %s (load %s): %s" % (r["_dir"], load(r), "; ".join(
+            "%s->%s %.3f [%.3f-%.3f] ±%.1f%%%s" % (
+                p["tx_mode"], p["rx_mode"], p["ci"]["ratio"], p["ci"]["lo"], p["ci"]["hi"],
+                p["ci"]["half_pct"], " found" if p["ci"]["real"] and p["ci"]["ratio"] < 1
+                else "") for p in pairs(r))))
     miss = ["%s %s->%s %.3f [%.3f-%.3f]" % (r["_dir"][:16], p["tx_mode"], p["rx_mode"],
                                             p["ci"]["ratio"], p["ci"]["lo"], p["ci"]["hi"])
             for r in rs for p in pairs(r) if not p["ci"]["lo"] <= true <= p["ci"]["hi"]]
@@ -138,7 +212,7 @@ def default(rs):
         hw = [p["ci"]["half_pct"] for p in ps]
         L.append("- %s: wall %s s, %d runs, target ±3%% in %d of %d pairs, half-widths median "
                  "±%.1f%%; varied between runs: %s" % (
-                     r["_dir"], r.get("wall_s"), len({x["run_id"] for x in r["runs"]}), met,
+                     r["_dir"], r.get("wall_s"), len({x.get("run_id", (x.get("config"), x.get("rep"))) for x in r["runs"]}), met,
                      len(ps), statistics.median(hw) if hw else float("nan"),
                      ", ".join("%s->%s" % (p["tx_mode"], p["rx_mode"]) for p in ps
                                if p["ci"]["varies"]) or "none"))

@@ -17,10 +17,14 @@ A/A comparison calls anything with probability at most 1 - level (5%);
 --per-interval controls each interval on its own instead.
 docs/compare.md has the method, its assumptions and the bisect recipe.
 
-In-run results (udpgso_ab.sh --method inrun, the default `make run`; or
---headline) are decided on a smaller family that a default run can decide:
+Results that name their method (udpgso_ab.sh's in-run and slices runs since
+2026-11-25: the default `make run`; or --headline) are decided on a smaller
+family that a default run can decide:
 the headline metric of each tx/rx pair, one value per run (the geometric mean
-of its A and B rx MB/s in that run: the pair's level), Welch's t-interval of
+of its A and B rx MB/s in that run: the pair's level; with 3 pairs or more
+divided by the other pairs' in the same round, so that what moves every
+pair together between two runs minutes apart cancels: --absolute-levels
+keeps the pair's own), Welch's t-interval of
 the log levels (runs are few: 5-6 in a default run), Holm over the pairs;
 every other metric is shown at --level without a verdict.
 
@@ -248,6 +252,25 @@ def pair_levels(runs):
             for _, x in sorted(by.items(), key=lambda kv: str(kv[0])) if "A" in x]
 
 
+def relative_levels(levels):
+    """pair -> its units' levels, each divided by the geometric mean of the
+    other pairs' levels in the same unit (the k-th run or slice pair of every
+    pair: one round, seconds apart).  Runs minutes apart move every pair's
+    level together (two quiet default runs of 2026-11-23, 5 minutes apart:
+    +4% to +37% for all 13 pairs), which the ratio takes out; what it keeps is
+    a change of one pair against the rest.  A unit that fewer than 2 other
+    pairs have is left out."""
+    out = {}
+    for k, xs in levels.items():
+        rel = []
+        for i, x in enumerate(xs):
+            others = [v[i] for q, v in levels.items() if q != k and len(v) > i]
+            if len(others) >= 2:
+                rel.append(x / math.exp(sum(math.log(v) for v in others) / len(others)))
+        out[k] = rel
+    return out
+
+
 def compare_headline(paired, pairs, args):
     """The headline family: one cell per tx/rx pair (pair_levels), Holm over
     them; the configurations' verdicts are their pair's."""
@@ -261,13 +284,21 @@ def compare_headline(paired, pairs, args):
         heads[k]["new"] += gn["ok"]
         heads[k]["confs"].append(p)
     cells = []
+    ao = {k: pair_levels(heads[k]["old"]) for k in order}
+    an = {k: pair_levels(heads[k]["new"]) for k in order}
+    lo, ln = ao, an
+    rel = not args.absolute_levels and len(order) >= 3
+    if rel:
+        lo, ln = relative_levels(ao), relative_levels(an)
+    args.levels_kind = "relative" if rel else "absolute"
     for k in order:
         h = heads[k]
-        xo, xn = pair_levels(h["old"]), pair_levels(h["new"])
-        m = {"metric": "rx_MBps", "label": "throughput (pair level: A and B per run)",
+        xo, xn = lo[k], ln[k]
+        m = {"metric": "rx_MBps", "label": "throughput (pair level: A and B per run%s)" % (
+                 ", against the other pairs' in its round" if rel else ""),
              "unit": "%", "better": "higher", "n_old": len(xo), "n_new": len(xn),
-             "old_median": cs.median(xo) if xo else None,
-             "new_median": cs.median(xn) if xn else None, "_xo": xo, "_xn": xn}
+             "old_median": cs.median(ao[k]) if ao[k] else None,
+             "new_median": cs.median(an[k]) if an[k] else None, "_xo": xo, "_xn": xn}
         h["cell"] = m
         if xo and xn:
             cells.append(m)
@@ -306,8 +337,10 @@ def compare_headline(paired, pairs, args):
 def compare(old, new, args):
     """Every pair's verdict (family-wise by default, see compare_family)."""
     if not (args.per_interval or args.family):
-        args.headline = args.headline or (old.get("method") == "inrun" and
-                                          new.get("method") == "inrun")
+        # results that name their method (in-run, and slices since the default
+        # make run became slices again) are decided on the headline family
+        args.headline = args.headline or (old.get("method") in ("inrun", "slices") and
+                                          new.get("method") in ("inrun", "slices"))
     paired = pair(old, new, args.ignore_settings)
     pairs, cells = [], []
     for key, go, gn in paired:
@@ -376,6 +409,7 @@ def report(old, new, args):
         "family": not args.per_interval,
         "family_kind": ("headline" if args.headline else "per-interval" if args.per_interval
                         else "table"),
+        "headline_levels": getattr(args, "levels_kind", None),
         "control": "per-interval" if args.per_interval else
                    "family-wise over the headline metric of each tx/rx pair (Holm)"
                    if args.headline else
@@ -438,7 +472,9 @@ def markdown(rep):
          ""]
     if rep.get("family_kind") == "headline":
         L += ["The family: the headline metric of each tx/rx pair (per run, the geometric mean "
-              "of its A and B rx MB/s):", "",
+              "of its A and B rx MB/s%s; MB/s: the medians of the pair's own):" % (
+                  ", against the other pairs' in the same round"
+                  if rep.get("headline_levels") == "relative" else ""), "",
               "| tx | rx | runs old/new | MB/s old -> new | change (%) [interval] | verdict |",
               "|---|---|---|---|---|---|"]
         seen = set()
@@ -594,6 +630,10 @@ def parse(argv):
                     help="the family is the headline metric of each tx/rx pair (per run: "
                          "the geometric mean of A and B rx MB/s); the default for two "
                          "in-run results")
+    ap.add_argument("--absolute-levels", action="store_true",
+                    help="the headline family on each pair's own level; by default (3 pairs"
+                         " or more) each level is taken against the other pairs' in the "
+                         "same round, which removes what moves every pair together")
     ap.add_argument("--per-interval", action="store_true",
                     help="each interval at --level on its own (the pre-2026-11-23 default):"
                          " about 0.9 false regressions per 78-interval table at 3 reps")

@@ -35,13 +35,16 @@ declare -A ir_settle	# "tx rx" -> settle in ms, measured in the pair's first run
 declare -A ir_runs	# "tx rx" -> runs done
 ir_txpid= ir_rxpid= ir_fam=4
 
-# ab_method_pick: after the options, before anything changes (auto: inrun
-# on the local veth pair, where the receiver's netns counters are readable
-# here; --rate PCT% measures capacity in warm-up slices: slices)
+# ab_method_pick: after the options, before anything changes.  auto picks
+# slices, with at least 6 pairs per tx/rx pair unless -n says otherwise (what
+# make compare's headline family needs): in the same budget of about 20 s a
+# pair, 1 s slices gave narrower intervals than in-run windows on a quiet
+# machine and no wider ones under load (docs/ab.md, results/ab-2026-11-25b);
+# inrun (the local veth pair only) when asked
 ab_method_pick() {
 	if [ "$method" = auto ]; then
 		method=slices
-		[ -z "${NETIF:-}" ] && [ -z "$rate_pct" ] && [ ${#settings[@]} = 2 ] && method=inrun
+		[ "$reps_given" = 1 ] || [ "$ci" = off ] || reps=6
 	fi
 	[ "$method" = inrun ] || return 0
 	[ ${#settings[@]} = 2 ] ||
@@ -71,13 +74,16 @@ ir_tasks_ns() {
 
 # ir_sample LOG: one sample line (no fork)
 ir_sample() {
-	local line b=0 p=0 txn rxn in=0 rbe=0 hdr=0 st
+	local line b=0 p=0 txn rxn in=0 rbe=0 hdr=0 st t
 	local -a f
 	while read -r line; do
 		case "$line" in
-		"$dev_rx:"*) read -r b p _ <<<"${line#*:}"; break ;;
+		"$dev_rx:"*) t=$EPOCHREALTIME; read -r b p _ <<<"${line#*:}"; break ;;
 		esac
 	done <"/proc/$ir_rxpid/net/dev"
+	# the time is the byte counter's (read with it), not the line's: the
+	# reads below may wait for the CPU, and at 200 ms a 10 ms lag is 5%
+	t=${t:-$EPOCHREALTIME}
 	if [ "$ir_fam" = 6 ]; then
 		while read -r line; do
 			case "$line" in
@@ -99,7 +105,7 @@ ir_sample() {
 	ir_tasks_ns "$ir_txpid"; txn="$ir_ns $ir_wait"
 	ir_tasks_ns "$ir_rxpid"; rxn="$ir_ns $ir_wait"
 	read -r st </proc/stat
-	echo "s $EPOCHREALTIME $b $p $txn $rxn $in $rbe $st" >>"$1"
+	echo "s $t $b $p $txn $rxn $in $rbe $st" >>"$1"
 }
 
 # ir_observe LOG TENTHS: samples every 100 ms for TENTHS of a second
@@ -115,7 +121,16 @@ ir_observe() {
 # (ab_skbc.sh: skbc_read tx / rx), a 'ctr' line per counter named by side
 # (none: one kernel's module read once for both)
 ir_counters() {
-	local l t=$EPOCHREALTIME side sfx
+	local l t=$EPOCHREALTIME side sfx asked=
+	# both BPF sides asked first, then both answers read: the two
+	# servers answer at once instead of one after the other (a loaded
+	# machine wakes each late); no pipeline, so no subshell per read
+	if [ "$skbc_shared" != 1 ]; then
+		for side in tx rx; do
+			[ "${skbc_src[$side]:-none}" = bpf ] || continue
+			printf 'counters\n' 2>/dev/null >&"${skbc_in[$side]}" && asked+=" $side"
+		done
+	fi
 	for side in tx rx; do
 		if [ "$skbc_shared" = 1 ]; then
 			[ "$side" = tx ] || break
@@ -124,9 +139,16 @@ ir_counters() {
 			[ "${skbc_src[$side]:-none}" != none ] || continue
 			sfx=" $side"
 		fi
-		skbc_read "$side" | while read -r l; do
+		if [[ "$asked" = *" $side"* ]]; then
+			while IFS= read -r -t 10 -u "${skbc_out[$side]}" l; do
+				[ "$l" = . ] && break
+				case "$l" in '#'* | '') ;; *) echo "ctr $t $2 $l$sfx" ;; esac
+			done >>"$1"
+			continue
+		fi
+		while read -r l; do
 			case "$l" in '#'* | '') ;; *) echo "ctr $t $2 $l$sfx" ;; esac
-		done >>"$1"
+		done < <(skbc_read "$side") >>"$1"
 	done
 }
 
@@ -264,8 +286,12 @@ ir_run() {
 	fi
 	for s in "${order[@]}"; do
 		n=$((n + 1))
-		[ "$s" = "$cur_set" ] || ir_switch "$log.tmp" "$s" || { ir_stop; return 1; }
-		ir_observe "$log.tmp" $(((settle + 99) / 100))
+		# the settle time after a switch (and before the first window);
+		# the second window of A B B A follows the first without one
+		if [ "$s" != "$cur_set" ] || [ "$n" = 1 ]; then
+			[ "$s" = "$cur_set" ] || ir_switch "$log.tmp" "$s" || { ir_stop; return 1; }
+			ir_observe "$log.tmp" $(((settle + 99) / 100))
+		fi
 		w=$((ir_window / 100))
 		ir_counters "$log.tmp" "start $n"
 		ir_sample "$log.tmp"

@@ -48,7 +48,8 @@ usage: $ug_prog [options]
   --max-reps N       with --ci: at most N pairs of slices per tx/rx pair (2..200, 30)
   --budget SECS      with --ci: start no new round after SECS of measuring
                      (10..86400, default 270: make run in about 5 minutes)
-  -n, --reps N       repetitions per configuration, A and B interleaved (1..50, 3);
+  -n, --reps N       repetitions per configuration, A and B interleaved (1..50, 3;
+                     6 with the default --method auto);
                      with --ci the minimum; -n without --ci means --ci off
   -l, --secs S       seconds per slice (one run of A or B) (1..60, default 1)
   --rate RATE|PCT%   fixed-rate mode: the sender paced (a tbf qdisc on the sending
@@ -59,11 +60,12 @@ usage: $ug_prog [options]
   --rate-a PCT       A paced at PCT% (50..100) of B's rate: a known-effect check
   --metric M         the headline and stop-rule metric: mbps (rx MB/s) or cost
                      (CPU s per GiB); default mbps, with --rate cost
-  --method M         auto, inrun or slices (default auto: inrun on the local veth
-                     pair without --rate, else slices). inrun: A and B switched
-                     (ethtool -K) inside one sender and receiver, in windows after
-                     a measured settle time; runs are the unit of the interval
-                     (-n: minimum runs per pair, default 6; --max-reps: most)
+  --method M         auto, inrun or slices (default auto: slices, at least 6
+                     pairs each unless -n is given). inrun (the local veth pair):
+                     A and B switched (ethtool -K) inside one sender and receiver,
+                     in windows after a measured settle time; runs are the unit of
+                     the interval (-n: minimum runs per pair, default 6; --max-reps:
+                     most)
   --window MS        inrun: window length (100..10000 ms, multiple of 100, 200)
   --window-pairs N   inrun: A/B window pairs per run (1..20, default 2)
   --no-warmup        no warm-up slices (default: one of each setting per tx/rx

@@ -20,6 +20,7 @@ scripts="udpgso_bench.sh udpgso.sh udpgro.sh udpgro_fwd.sh udpgso_wire.sh udpgro
 	scripts/tests/ab_stats_test.sh scripts/tests/ab_report_test.sh scripts/vm/kmod_guest.sh
 	scripts/vm/kmod_debug_guest.sh bpf_test.sh scripts/vm/bpf_guest.sh scripts/bench/bpf_bench.sh
 	scripts/bench/bpf_toggle.sh scripts/bench/bpf_stress.sh scripts/bench/ab_campaign.sh
+	scripts/bench/ab_tune.sh
 	scripts/vm/wire_guest.sh scripts/bench/rx_vs_upstream.sh
 	scripts/vm/netif_guest.sh scripts/vm/netif_case.sh scripts/bench/staircase.sh
 	scripts/tests/device_test.sh device/env.sh device/gso.sh device/gro.sh
