@@ -147,8 +147,11 @@ st_check() {
 	[ "$in" = "$pk" ] || echo -n "counters: rx_gro_in=$in, $pk packets injected; "
 	[ "$co" = "$merged" ] || echo -n "counters: rx_gro_coalesced_skbs=$co, GRO built $merged; "
 	# what else they say: the receive counters and the GRO marks' health
+	# and why the programs left a GRO-built skb out (the reasons not zero)
 	awk '$1 ~ /^rx_(skbs|gso_skbs|gso_passthrough_skbs|gro_coalesced_segs)$/ { printf "%s=%s ", $1, $2 }
-	     /^# gro marks/ { sub(/^# /, ""); printf "(%s)", $0 }' <<<"$c"
+	     /^# gro marks/ { sub(/^# /, ""); printf "(%s)", $0 }
+	     /^# rejected:/ { r = ""; for (i = 3; i < NF; i += 2) if ($(i + 1) != 0) r = r " " $i " " $(i + 1)
+			      printf " (rejected:%s)", r == "" ? " none" : r }' <<<"$c"
 	echo
 }
 
