@@ -598,13 +598,18 @@ static __always_inline int ugs_receive_skb(const struct sk_buff *skb, bool rc)
 		ugs_take_mark(skb, false);	/* entered GRO, left alone */
 	}
 	if (ugs_rx_repeat(skb)) {
-		if (mk)
+		/* a GRO-built or UDP GSO skb of the filter's at a repeat pass */
+		if (mk || (why == UGS_MATCH && (g.type & SKB_GSO_UDP_L4)))
 			ugs_reject(UGS_REJ_REPEAT);
 		return 0;
 	}
 	if (why != UGS_MATCH) {
-		/* a GRO-built skb of another port, device, ...: named */
-		if (mk)
+		/*
+		 * a GRO-built skb of another port or device, or any UDP GSO skb
+		 * the filter could not read (not IP, a fragment, ...): named
+		 */
+		if (mk || ((g.type & SKB_GSO_UDP_L4) && why != UGS_REJ_F_PORT &&
+			   why != UGS_REJ_F_DEV))
 			ugs_reject(why);
 		return 0;
 	}
