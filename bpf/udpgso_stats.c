@@ -57,6 +57,8 @@ static void usage(FILE *f)
 		"and GRO-built skbs left out (stale or other-head mark, repeat pass, the\n"
 		"filter's reason), so that a disagreement names its path.\n"
 		"UDPGSO_STATS_MARKS=N (tests): a GRO marks map of N entries (1..1048576).\n"
+		"UDPGSO_STATS_NO_FREE=1: no consume_skb/kfree_skb programs (their counters\n"
+		"unavailable, or tx_sw_* of every caller with fexit): GRO counters only.\n"
 		"Exit 1 on bad arguments, 4 without BTF or BPF.\n",
 		prog, prog, prog, prog);
 }

@@ -77,6 +77,13 @@ static const char * const ugs_range_fn[UGS_NR_RANGES] = {
 	[UGS_R_KERNEL_TEXT]	= "_stext",	/* to _etext */
 };
 
+static bool ugs_env_set(const char *name)
+{
+	const char *v = getenv(name);
+
+	return v && *v && strcmp(v, "0");
+}
+
 /* libbpf's messages: kept quiet (a refused fexit is expected), unless asked */
 static char ugs_last_msg[256];
 
@@ -302,6 +309,17 @@ static int ugs_try(struct ugs *u, const struct ugs_filter *f, bool fexit, bool r
 		u->prog[UGS_H_NAPI_GRO_RECEIVE_EXIT] = p->ugs_napi_gro_receive_exit;
 		u->prog[UGS_H_NAPI_GRO_FRAGS_EXIT] = p->ugs_napi_gro_frags_exit;
 	}
+	/*
+	 * UDPGSO_STATS_NO_FREE=1 (udpgro_conf.sh: GRO counters only): no program
+	 * on consume_skb/kfree_skb, the only ones run in process context with
+	 * BHs on, whose runs a softirq on that CPU makes the kernel skip
+	 */
+	if (ugs_env_set("UDPGSO_STATS_NO_FREE")) {
+		for (h = UGS_H_CONSUME_SKB; h <= UGS_H_KFREE_SKB; h++) {
+			u->prog[h] = NULL;
+			u->hnote[h] = "UDPGSO_STATS_NO_FREE set";
+		}
+	}
 	for (h = 0; h < UGS_NR_HOOKS; h++) {
 		bool tp = !strcmp(ugs_hooks[h].kind, "tp_btf");
 
@@ -368,13 +386,6 @@ static void ugs_detach(struct ugs *u)
 	}
 	ugs_bpf__destroy(u->skel);
 	u->skel = NULL;
-}
-
-static bool ugs_env_set(const char *name)
-{
-	const char *v = getenv(name);
-
-	return v && *v && strcmp(v, "0");
 }
 
 static bool ugs_no_fexit(void)
