@@ -139,6 +139,15 @@ t_hooks() {
 	UDPGSO_STATS_NO_RC=1 "$STATS" hooks 2>&1 |
 		grep -qx '# gso fields read with bpf_probe_read_kernel' ||
 		bad+="UDPGSO_STATS_NO_RC=1 does not read them with bpf_probe_read_kernel, "
+	# UDPGSO_STATS_NO_FREE=1 (udpgro_conf.sh): neither free program, and no
+	# counter derived from them
+	UDPGSO_STATS_NO_FREE=1 "$STATS" hooks >"$work/hooks.nofree" 2>&1
+	for n in consume_skb kfree_skb; do
+		grep -qx "tp_btf $n unused err=0 (UDPGSO_STATS_NO_FREE set)" "$work/hooks.nofree" ||
+			bad+="UDPGSO_STATS_NO_FREE=1: $n not left unused, "
+	done
+	! grep -q '^counter .* consume_skb' "$work/hooks.nofree" ||
+		bad+="UDPGSO_STATS_NO_FREE=1: a counter still from consume_skb, "
 	if [ -n "$bad" ]; then ktap_fail "hooks" "${bad%, }"
 	else ktap_ok "hooks: $(sed -n 's/^# mode //p' "$work/hooks"), 28 counters with a source, gso fields with $want"; fi
 }
