@@ -75,7 +75,7 @@ bl_rxq_empty() {
 }
 
 # bl_run OUT NS_TX NS_RX DST PORT FAMILY RXFLAGS [STATS-OPTIONS...]:
-# a receiver in NS_RX, then `udpgso_stats run STATS-OPTIONS -- (M GSO sends
+# a receiver in NS_RX (living BL_RX_SECS, default 120 s), then `udpgso_stats run STATS-OPTIONS -- (M GSO sends
 # of K segments from NS_TX; 0.5 s for the receive side)` into OUT.
 # Returns 1 (reason in OUT.err) when the receiver or the sender failed,
 # the tool's status otherwise (4: no BPF).
@@ -94,7 +94,7 @@ bl_run() {
 	fi
 	# shellcheck disable=SC2086
 	if ! UG_PORT_SECS=30 ug_rx_start "$nsrx" -u "$port" "$rxout" /dev/null \
-		timeout 120 "$RX" "$fam" -p "$port" $rxflags; then
+		timeout "${BL_RX_SECS:-120}" "$RX" "$fam" -p "$port" $rxflags; then
 		echo "receiver did not bind port $port" >>"$out.err"
 		return 1
 	fi
