@@ -652,16 +652,11 @@ void ugs_print_hooks(const struct ugs *u, FILE *out)
 
 /* the reasons of enum ugs_rej, as printed (one word each) */
 const char * const ugs_rej_names[UGS_NR_REJ] = {
-	[UGS_REJ_MARK_STALE] = "mark_stale",
-	[UGS_REJ_MARK_HEAD] = "mark_other_head",
-	[UGS_REJ_MARK_LEFTOVER] = "mark_leftover",
-	[UGS_REJ_FEW_SEGS] = "built_under_2_segs",
-	[UGS_REJ_REPEAT] = "built_repeat_pass",
-	[UGS_REJ_F_DEV] = "built_filter_dev",
-	[UGS_REJ_F_READ] = "built_filter_unreadable",
-	[UGS_REJ_F_PROTO] = "built_filter_not_ip",
-	[UGS_REJ_F_FRAG] = "built_filter_fragment",
-	[UGS_REJ_F_L4] = "built_filter_not_udp_tcp",
+	[UGS_REJ_MARK_STALE] = "mark_stale", [UGS_REJ_MARK_HEAD] = "mark_other_head",
+	[UGS_REJ_MARK_LEFTOVER] = "mark_leftover", [UGS_REJ_FEW_SEGS] = "built_under_2_segs",
+	[UGS_REJ_REPEAT] = "built_repeat_pass", [UGS_REJ_F_DEV] = "built_filter_dev",
+	[UGS_REJ_F_READ] = "built_filter_unreadable", [UGS_REJ_F_PROTO] = "built_filter_not_ip",
+	[UGS_REJ_F_FRAG] = "built_filter_fragment", [UGS_REJ_F_L4] = "built_filter_not_udp_tcp",
 	[UGS_REJ_F_PORT] = "built_filter_port",
 };
 
