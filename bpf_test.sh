@@ -139,6 +139,15 @@ t_hooks() {
 	UDPGSO_STATS_NO_RC=1 "$STATS" hooks 2>&1 |
 		grep -qx '# gso fields read with bpf_probe_read_kernel' ||
 		bad+="UDPGSO_STATS_NO_RC=1 does not read them with bpf_probe_read_kernel, "
+	# UDPGSO_STATS_NO_FREE=1 (udpgro_conf.sh): neither free program, and no
+	# counter derived from them
+	UDPGSO_STATS_NO_FREE=1 "$STATS" hooks >"$work/hooks.nofree" 2>&1
+	for n in consume_skb kfree_skb; do
+		grep -qx "tp_btf $n unused err=0 (UDPGSO_STATS_NO_FREE set)" "$work/hooks.nofree" ||
+			bad+="UDPGSO_STATS_NO_FREE=1: $n not left unused, "
+	done
+	! grep -q '^counter .* consume_skb' "$work/hooks.nofree" ||
+		bad+="UDPGSO_STATS_NO_FREE=1: a counter still from consume_skb, "
 	if [ -n "$bad" ]; then ktap_fail "hooks" "${bad%, }"
 	else ktap_ok "hooks: $(sed -n 's/^# mode //p' "$work/hooks"), 28 counters with a source, gso fields with $want"; fi
 }
@@ -231,6 +240,31 @@ t_marks_full() {
 	expect "veth GRO with a marks map of 8 entries: exact, nothing skipped" "$out.8" \
 		rx_gro_in=$((M * K)) rx_gro_coalesced_skbs\>=1 \
 		coalesced_segs_plus_single_skbs=$((M * K)) rx_gso_passthrough_skbs=0
+	bl_down
+}
+
+# the rejections by reason: the veth GRO traffic of port P counted with a
+# filter on another port; derived, every packet entering GRO is marked
+# whatever its port, so each skb GRO built is found marked and left out by
+# the filter: built_filter_port names them (fexit marks only the filter's)
+t_rejected() {
+	local port out=$work/rej n
+	grep -q '^# mode tp_btf-derived$' "$work/hooks" ||
+		{ ktap_skip "rejections named" "fexit mode: marks only of the filter's skbs"; return; }
+	port=$(bl_port)
+	bl_veth || { ktap_fail "rejections named" "veth setup"; bl_down; return; }
+	ns_exec a ethtool -K "$BL_DA" tx-udp-segmentation off tso off >/dev/null 2>&1
+	ns_exec b ethtool -K "$BL_DB" gro on >/dev/null 2>&1
+	bl_run "$out" a b 10.71.0.2 "$port" -4 "-G" --filter port $((port + 1))
+	n=$(sed -n 's/^# rejected: .* built_filter_port \([0-9]*\)$/\1/p' "$out")
+	bl_load "$out" C
+	if [ "${n:-0}" -ge 1 ] && [ "${C[rx_skbs]:-}" = 0 ]; then
+		ktap_ok "rejections named: GRO-built skbs of another port, built_filter_port $n"
+	else
+		ktap_fail "rejections named: GRO-built skbs of another port" \
+			"built_filter_port '${n:-}', rx_skbs '${C[rx_skbs]:-}' (want >= 1, 0)"
+		sed 's/^/#   /' "$out"
+	fi
 	bl_down
 }
 
@@ -343,7 +377,8 @@ t_run_status() {
 	if [ $r1 -eq 7 ] && [ "$r2" = 0 ] &&
 		ug_jcheck "$out.json" 'source == "bpf"' '"tx_skbs" in counters' \
 			'skipped["recursion_misses"]["netif_receive_skb"] >= 0' \
-			'skipped["mark_map_full"] >= 0' 'complete in (True, False)' >/dev/null; then
+			'skipped["mark_map_full"] >= 0' 'complete in (True, False)' \
+			'len(rejected) == 11 and rejected["built_filter_port"] >= 0' >/dev/null; then
 		ktap_ok "run: command's exit status (7), --json is one JSON object, --prog-stats"
 	else
 		ktap_fail "run: exit status / --json" "exit $r1 (want 7), json exit $r2"
@@ -359,6 +394,9 @@ t_serve_watch() {
 	grep -q '^tx_skbs 0$' "$out" || bad+="no 'tx_skbs 0' after reset, "
 	grep -q "^# error: 'bogus'" "$out" || bad+="bogus command not refused, "
 	grep -q '^# skipped: none: recursion_misses 0' "$out" || bad+="serve: no '# skipped: none' line, "
+	# the rejection reasons, each named with its count (machine-wide: other
+	# sessions' GRO traffic may add to them between reset and counters)
+	grep -Eq '^# rejected:( [a-z_0-9]+ [0-9]+){11}$' "$out" || bad+="serve: no '# rejected:' line of 11 reasons, "
 	grep -q '^# prog netif_receive_skb id [0-9]* run_cnt [0-9]* recursion_misses 0$' "$out" ||
 		bad+="serve hooks: no '# prog netif_receive_skb ... recursion_misses' line, "
 	# stopped (SIGINT) once it has printed 3 intervals, or after 30 s: loading
@@ -374,6 +412,7 @@ t_serve_watch() {
 	[ "$(grep -c '^# t=' "$work/watch")" -ge 3 ] || bad+="watch: under 3 intervals in 30 s, "
 	grep -q '^tx_skbs [0-9]*$' "$work/watch" || bad+="watch: no counters, "
 	grep -q '^# skipped: ' "$work/watch" || bad+="watch: no '# skipped:' line, "
+	grep -q '^# rejected: mark_stale ' "$work/watch" || bad+="watch: no '# rejected:' line, "
 	if [ -n "$bad" ]; then ktap_fail "serve and watch" "${bad%, }"
 	else ktap_ok "serve answers reset/counters/hooks, refuses others; watch prints deltas"; fi
 }
@@ -421,6 +460,7 @@ t_veth_swseg
 t_veth_gro
 t_veth_gro_passthrough
 t_marks_full
+t_rejected
 # the programs that read the gso fields have twins: where bpf_rdonly_cast is
 # used, the counts again with the bpf_probe_read_kernel ones (kernels < 6.2)
 if grep -qx '# gso fields read with bpf_rdonly_cast' "$work/hooks"; then

@@ -53,7 +53,12 @@ static void usage(FILE *f)
 		"(bpf_prog_info recursion_misses, per program on '# skipped prog' lines)\n"
 		"and GRO marks not stored since the start or reset: the counters are\n"
 		"complete only with none; hooks prints each program's '# prog' line.\n"
+		"'# rejected: NAME N ...' (JSON 'rejected'): why GRO marks were refused\n"
+		"and GRO-built skbs left out (stale or other-head mark, repeat pass, the\n"
+		"filter's reason), so that a disagreement names its path.\n"
 		"UDPGSO_STATS_MARKS=N (tests): a GRO marks map of N entries (1..1048576).\n"
+		"UDPGSO_STATS_NO_FREE=1: no consume_skb/kfree_skb programs (their counters\n"
+		"unavailable, or tx_sw_* of every caller with fexit): GRO counters only.\n"
 		"Exit 1 on bad arguments, 4 without BTF or BPF.\n",
 		prog, prog, prog, prog);
 }
@@ -246,7 +251,8 @@ static int cmd_watch(int argc, char **argv)
 		}
 		printf("# t=%.2f\n", (now.tv_sec - t0.tv_sec) + (now.tv_nsec - t0.tv_nsec) / 1e9);
 		ugs_print_counters(&u, d, stdout);
-		/* since the start: a skip stays visible */
+		/* since the start: a skip or a rejection stays visible */
+		ugs_print_marks(&u, stdout);
 		ugs_print_skips(&u, stdout);
 	}
 	ugs_close(&u);

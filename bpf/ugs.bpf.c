@@ -79,13 +79,12 @@ __u32 ugs_gen;
 __u32 ugs_marks_used;
 /*
  * the GRO marks' own health, printed as a comment beside the counters (not
- * counters of the module's set): marks the map refused to store, and marks
- * found but not taken (older than 1 s, or another head at that address)
+ * counters of the module's set): marks the map refused to store
  */
 __u64 ugs_mark_put_errors;
 __u64 ugs_mark_full;		/* of which: the map was full (E2BIG) */
-__u64 ugs_mark_stale;
-__u64 ugs_mark_other_head;
+/* marks refused and GRO-built skbs left out, by reason (enum ugs_rej) */
+__u64 ugs_rej[UGS_NR_REJ];
 /* marks deleted because GRO merged (or consumed) their skb: never counted */
 __u64 ugs_mark_merged;
 
@@ -126,7 +125,6 @@ struct {
 	__type(key, __u32);
 	__type(value, struct ugs_state);
 } ugs_state SEC(".maps");
-
 
 /*
  * skb address -> its head and when: marked by udp*_gro_complete (fexit), or,
@@ -209,6 +207,12 @@ static __always_inline __u32 ugs_depth(const struct ugs_state *st)
 }
 
 #include "ugs_skb.bpf.h"
+
+static __always_inline void ugs_reject(int why)
+{
+	if (why >= 0 && why < UGS_NR_REJ)
+		__sync_fetch_and_add(&ugs_rej[why], 1);
+}
 
 /* ---- tx ---- */
 
@@ -527,25 +531,29 @@ int BPF_PROG(ugs_napi_gro_frags_exit, int ret)
 	return ugs_gro_exit(ret);
 }
 
-/* the mark of this skb, taken (deleted) when it is fresh and of the same head */
-static __always_inline bool ugs_take_mark(const struct sk_buff *skb)
+/*
+ * the mark of this skb (a UDP GSO one: GSO), deleted: 1 when it is fresh and
+ * of the same head, -1 when refused (counted by reason), 0 when none
+ */
+static __always_inline int ugs_take_mark(const struct sk_buff *skb, bool gso)
 {
 	__u64 key = (__u64)skb;
 	struct ugs_mark *mk;
-	bool ok;
+	int ok = 1;
 
 	/* no mark was ever put: nothing to look up */
 	if (!ugs_marks_used)
-		return false;
+		return 0;
 	mk = bpf_map_lookup_elem(&ugs_marks, &key);
 	if (!mk)
-		return false;
-	ok = mk->head == (__u64)skb->head;
-	if (!ok) {
-		__sync_fetch_and_add(&ugs_mark_other_head, 1);
+		return 0;
+	if (mk->head != (__u64)skb->head) {
+		ok = -1;
+		ugs_reject(gso ? UGS_REJ_MARK_HEAD : UGS_REJ_MARK_LEFTOVER);
 	} else if (bpf_ktime_get_ns() - mk->when > NSEC_PER_SEC) {
-		ok = false;
-		__sync_fetch_and_add(&ugs_mark_stale, 1);
+		ok = -1;
+		if (gso)
+			ugs_reject(UGS_REJ_MARK_STALE);
 	}
 	bpf_map_delete_elem(&ugs_marks, &key);
 	return ok;
@@ -566,25 +574,44 @@ static __always_inline int ugs_receive_skb(const struct sk_buff *skb, bool rc)
 	struct ugs_stats *s;
 	bool built = false;
 	struct ugs_gso g;
+	int mk = 0, why;
 
 	if (ugs_empty)
 		return 0;
 	s = ugs_this();
 	ugs_gso_of(skb, &g, rc);
+	why = ugs_match_why(skb, nh);
 	/* the mark is used up at any pass, counted or not */
 	if (g.size && (g.type & SKB_GSO_UDP_L4)) {
-		built = ugs_take_mark(skb);
+		mk = ugs_take_mark(skb, true);
+		built = mk > 0;
 		/* derived: it entered GRO without GSO and leaves as a UDP GSO skb */
 		if (ugs_derived_gro && built) {
 			built = g.segs >= 2;
-			if (built && ugs_match(skb, nh))
+			if (!built)
+				ugs_reject(UGS_REJ_FEW_SEGS);
+			else if (why == UGS_MATCH)
 				ugs_coalesced(s, &g);
 		}
 	} else if (ugs_derived_gro) {
-		ugs_take_mark(skb);	/* entered GRO, left alone */
+		ugs_take_mark(skb, false);	/* entered GRO, left alone */
 	}
-	if (ugs_rx_repeat(skb) || !ugs_match(skb, nh))
+	if (ugs_rx_repeat(skb)) {
+		/* a GRO-built or UDP GSO skb of the filter's at a repeat pass */
+		if (mk || (why == UGS_MATCH && (g.type & SKB_GSO_UDP_L4)))
+			ugs_reject(UGS_REJ_REPEAT);
 		return 0;
+	}
+	if (why != UGS_MATCH) {
+		/*
+		 * a GRO-built skb of another port or device, or any UDP GSO skb
+		 * the filter could not read (not IP, a fragment, ...): named
+		 */
+		if (mk || ((g.type & SKB_GSO_UDP_L4) && why != UGS_REJ_F_PORT &&
+			   why != UGS_REJ_F_DEV))
+			ugs_reject(why);
+		return 0;
+	}
 	ugs_inc(s, UGS_RX_SKBS);
 	if (!g.size)
 		return 0;
@@ -770,69 +797,4 @@ int BPF_PROG(ugs_udp6_gro_complete, struct sk_buff *skb, int nhoff, int ret)
 	return ugs_gro_complete(skb, nhoff, ret);
 }
 
-/* ---- derived from where the GSO skb is freed ---- */
-
-static __always_inline int ugs_where(__u64 loc)
-{
-	int i;
-
-	for (i = 0; i <= UGS_R_UDP6_RCV; i++)
-		if (loc >= ugs_range[i][0] && loc < ugs_range[i][1])
-			return i;
-	return -1;
-}
-
-SEC("tp_btf/consume_skb")
-int BPF_PROG(ugs_consume_skb, struct sk_buff *skb, void *location)
-{
-	struct ugs_stats *s;
-	struct ugs_gso g;
-	int where;
-
-	if (ugs_empty)
-		return 0;
-	if (ugs_seg_by_free) {
-		ugs_seg_freed(skb, (__u64)location);
-		return 0;
-	}
-	where = ugs_where((__u64)location);
-	if (where < 0)
-		return 0;
-	ugs_gso_of(skb, &g, false);
-	if (!g.size || !g.segs || !ugs_match(skb, NULL))
-		return 0;
-	s = ugs_this();
-	if (where == UGS_R_VALIDATE_XMIT) {
-		ugs_inc(s, UGS_TX_SW_SEGMENTED_SKBS);
-		ugs_add(s, UGS_TX_SW_SEGMENTS, g.segs);
-	} else {
-		ugs_inc(s, UGS_RX_SW_SEGMENTED_SKBS);
-		ugs_add(s, UGS_RX_SW_SEGMENTS, g.segs);
-	}
-	return 0;
-}
-
-SEC("tp_btf/kfree_skb")
-int BPF_PROG(ugs_kfree_skb, struct sk_buff *skb, void *location)
-{
-	struct ugs_stats *s;
-	struct ugs_gso g;
-	int where;
-
-	if (ugs_empty)
-		return 0;
-	if (ugs_seg_by_free) {
-		ugs_seg_freed(skb, (__u64)location);
-		return 0;
-	}
-	where = ugs_where((__u64)location);
-	if (where < 0)
-		return 0;
-	ugs_gso_of(skb, &g, false);
-	if (!g.size || !ugs_match(skb, NULL))
-		return 0;
-	s = ugs_this();
-	ugs_inc(s, where == UGS_R_VALIDATE_XMIT ? UGS_TX_SW_SEGMENT_ERRORS :
-		UGS_RX_SW_SEGMENT_ERRORS);
-	return 0;
-}
+#include "ugs_free.bpf.h"	/* derived from where the GSO skb is freed */

@@ -77,6 +77,13 @@ static const char * const ugs_range_fn[UGS_NR_RANGES] = {
 	[UGS_R_KERNEL_TEXT]	= "_stext",	/* to _etext */
 };
 
+static bool ugs_env_set(const char *name)
+{
+	const char *v = getenv(name);
+
+	return v && *v && strcmp(v, "0");
+}
+
 /* libbpf's messages: kept quiet (a refused fexit is expected), unless asked */
 static char ugs_last_msg[256];
 
@@ -302,6 +309,17 @@ static int ugs_try(struct ugs *u, const struct ugs_filter *f, bool fexit, bool r
 		u->prog[UGS_H_NAPI_GRO_RECEIVE_EXIT] = p->ugs_napi_gro_receive_exit;
 		u->prog[UGS_H_NAPI_GRO_FRAGS_EXIT] = p->ugs_napi_gro_frags_exit;
 	}
+	/*
+	 * UDPGSO_STATS_NO_FREE=1 (udpgro_conf.sh: GRO counters only): no program
+	 * on consume_skb/kfree_skb, the only ones run in process context with
+	 * BHs on, whose runs a softirq on that CPU makes the kernel skip
+	 */
+	if (ugs_env_set("UDPGSO_STATS_NO_FREE")) {
+		for (h = UGS_H_CONSUME_SKB; h <= UGS_H_KFREE_SKB; h++) {
+			u->prog[h] = NULL;
+			u->hnote[h] = "UDPGSO_STATS_NO_FREE set";
+		}
+	}
 	for (h = 0; h < UGS_NR_HOOKS; h++) {
 		bool tp = !strcmp(ugs_hooks[h].kind, "tp_btf");
 
@@ -368,13 +386,6 @@ static void ugs_detach(struct ugs *u)
 	}
 	ugs_bpf__destroy(u->skel);
 	u->skel = NULL;
-}
-
-static bool ugs_env_set(const char *name)
-{
-	const char *v = getenv(name);
-
-	return v && *v && strcmp(v, "0");
 }
 
 static bool ugs_no_fexit(void)
@@ -591,8 +602,7 @@ int ugs_reset(struct ugs *u)
 	u->skel->bss->ugs_mark_put_errors = 0;
 	u->skel->bss->ugs_mark_full = 0;
 	u->skel->bss->ugs_mark_merged = 0;
-	u->skel->bss->ugs_mark_stale = 0;
-	u->skel->bss->ugs_mark_other_head = 0;
+	memset(u->skel->bss->ugs_rej, 0, sizeof(u->skel->bss->ugs_rej));
 	err = bpf_map__update_elem(u->skel->maps.ugs_stats, &zero, sizeof(zero), v,
 				   sz * u->ncpus, BPF_ANY);
 	free(v);
@@ -640,14 +650,30 @@ void ugs_print_hooks(const struct ugs *u, FILE *out)
 			u->how[c] ? " " : "", u->how[c] ? u->how[c] : "");
 }
 
+/* the reasons of enum ugs_rej, as printed (one word each) */
+const char * const ugs_rej_names[UGS_NR_REJ] = {
+	[UGS_REJ_MARK_STALE] = "mark_stale", [UGS_REJ_MARK_HEAD] = "mark_other_head",
+	[UGS_REJ_MARK_LEFTOVER] = "mark_leftover", [UGS_REJ_FEW_SEGS] = "built_under_2_segs",
+	[UGS_REJ_REPEAT] = "built_repeat_pass", [UGS_REJ_F_DEV] = "built_filter_dev",
+	[UGS_REJ_F_READ] = "built_filter_unreadable", [UGS_REJ_F_PROTO] = "built_filter_not_ip",
+	[UGS_REJ_F_FRAG] = "built_filter_fragment", [UGS_REJ_F_L4] = "built_filter_not_udp_tcp",
+	[UGS_REJ_F_PORT] = "built_filter_port",
+};
+
 void ugs_print_marks(const struct ugs *u, FILE *out)
 {
 	const struct ugs_bpf__bss *b = u->skel->bss;
+	int r;
 
 	fprintf(out, "# gro marks: put errors %llu, found but refused: older than 1 s %llu, "
 		"another head %llu; merged away %llu\n", (unsigned long long)b->ugs_mark_put_errors,
-		(unsigned long long)b->ugs_mark_stale, (unsigned long long)b->ugs_mark_other_head,
+		(unsigned long long)b->ugs_rej[UGS_REJ_MARK_STALE],
+		(unsigned long long)b->ugs_rej[UGS_REJ_MARK_HEAD],
 		(unsigned long long)b->ugs_mark_merged);
+	fprintf(out, "# rejected:");
+	for (r = 0; r < UGS_NR_REJ; r++)
+		fprintf(out, " %s %llu", ugs_rej_names[r], (unsigned long long)b->ugs_rej[r]);
+	fputc('\n', out);
 }
 
 void ugs_print_counters(const struct ugs *u, const __u64 *cnt, FILE *out)
@@ -726,6 +752,11 @@ void ugs_print_json(const struct ugs *u, const struct ugs_stats *s, FILE *out)
 	fprintf(out, "}, \"mark_update_errors\": %llu, \"mark_map_full\": %llu}, "
 		"\"complete\": %s", (unsigned long long)k.put_errors, (unsigned long long)k.full,
 		skipped ? "false" : "true");
+	fprintf(out, ", \"rejected\": {");
+	for (i = 0; i < UGS_NR_REJ; i++)
+		fprintf(out, "%s\"%s\": %llu", i ? ", " : "", ugs_rej_names[i],
+			(unsigned long long)u->skel->bss->ugs_rej[i]);
+	fputc('}', out);
 	fprintf(out, ", \"histogram\": {");
 	for (h = 0; h < UGS_NR_HIST; h++) {
 		fprintf(out, "%s\"%s\": {", h ? ", " : "", dir[h]);

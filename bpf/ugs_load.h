@@ -87,6 +87,7 @@ struct ugs_skips {
 };
 
 extern const char * const ugs_counter_names[UGS_NR_COUNTERS];
+extern const char * const ugs_rej_names[UGS_NR_REJ];
 
 /*
  * 0 attached (at least the tracepoints), else -errno with a one-line reason
@@ -99,7 +100,10 @@ int ugs_reset(struct ugs *u);
 void ugs_print_hooks(const struct ugs *u, FILE *out);
 /* "name value" lines of what is available, "# unavailable: ..." for the rest */
 void ugs_print_counters(const struct ugs *u, const __u64 *cnt, FILE *out);
-/* "# gro marks: ..." (the GRO marks' health: put errors, marks refused) */
+/*
+ * "# gro marks: ..." (the GRO marks' health: put errors, marks refused) and
+ * "# rejected: NAME N ..." (enum ugs_rej: why what GRO built was not counted)
+ */
 void ugs_print_marks(const struct ugs *u, FILE *out);
 void ugs_print_hist(const struct ugs *u, const struct ugs_stats *s, FILE *out);
 void ugs_print_json(const struct ugs *u, const struct ugs_stats *s, FILE *out);

@@ -54,6 +54,28 @@ struct ugs_stats {
 	__u64 hist[UGS_NR_HIST][UGS_HIST_MAX + 1];
 };
 
+/*
+ * Why the programs did not count what GRO built (issue 25): each reason a
+ * GRO mark was refused, or a GRO-built skb (a UDP GSO skb at
+ * netif_receive_skb whose mark was found) was left out, so that a counter
+ * disagreement names its path.  Counted for every such skb on the machine,
+ * the filter's reasons included (another port: another run's GRO traffic).
+ */
+enum ugs_rej {
+	UGS_REJ_MARK_STALE,	/* a UDP GSO skb's mark older than 1 s */
+	UGS_REJ_MARK_HEAD,	/* a UDP GSO skb's mark of another head */
+	UGS_REJ_MARK_LEFTOVER,	/* another skb's mark of another head: a freed skb's */
+	UGS_REJ_FEW_SEGS,	/* mark taken, fewer than 2 segments: not coalesced */
+	UGS_REJ_REPEAT,		/* marked, at a repeat pass (upper or tunnel device) */
+	UGS_REJ_F_DEV,		/* marked, the dev filter: another device */
+	UGS_REJ_F_READ,		/* marked, its IP header unreadable */
+	UGS_REJ_F_PROTO,	/* marked, neither IPv4 nor IPv6 */
+	UGS_REJ_F_FRAG,		/* marked, an IPv4 fragment or ihl < 5 */
+	UGS_REJ_F_L4,		/* marked, neither UDP nor TCP after the IP header */
+	UGS_REJ_F_PORT,		/* marked, another port */
+	UGS_NR_REJ
+};
+
 enum ugs_filter_type {
 	UGS_FILTER_NONE,
 	UGS_FILTER_PORT,

@@ -101,21 +101,37 @@ static __always_inline __u32 ugs_segs(const struct sk_buff *skb, const struct ug
 
 /* ---- filter ---- */
 
-static __always_inline bool ugs_ports_match(const void *l4)
+/* the reasons of enum ugs_rej a filter gives; UGS_MATCH: it matches */
+#define UGS_MATCH	(-1)
+
+static __always_inline int ugs_ports_why(const void *l4)
 {
 	__be16 ports[2];
 
 	if (bpf_probe_read_kernel(ports, sizeof(ports), l4))
-		return false;
-	return bpf_ntohs(ports[0]) == ugs_filter_port || bpf_ntohs(ports[1]) == ugs_filter_port;
+		return UGS_REJ_F_READ;
+	return bpf_ntohs(ports[0]) == ugs_filter_port || bpf_ntohs(ports[1]) == ugs_filter_port ?
+	       UGS_MATCH : UGS_REJ_F_PORT;
+}
+
+static __always_inline bool ugs_ports_match(const void *l4)
+{
+	return ugs_ports_why(l4) == UGS_MATCH;
+}
+
+static __always_inline int ugs_two_ports(__be16 a, __be16 b)
+{
+	return bpf_ntohs(a) == ugs_filter_port || bpf_ntohs(b) == ugs_filter_port ?
+	       UGS_MATCH : UGS_REJ_F_PORT;
 }
 
 /*
  * nh: the IP header; IPv6 extension headers are not followed (as the module).
  * The IP header and the ports are read in one helper call (IPv4 options: a
  * second one); a short packet's bytes past its end are the head buffer's own.
+ * UGS_MATCH, or why not (enum ugs_rej).
  */
-static __always_inline bool ugs_port_of(const struct sk_buff *skb, const unsigned char *nh)
+static __always_inline int ugs_port_why(const struct sk_buff *skb, const unsigned char *nh)
 {
 	__u16 proto = bpf_ntohs(skb->protocol);
 	union {
@@ -132,24 +148,24 @@ static __always_inline bool ugs_port_of(const struct sk_buff *skb, const unsigne
 
 	if (proto == ETH_P_IP) {
 		if (bpf_probe_read_kernel(&h.v4, sizeof(h.v4), nh))
-			return false;
+			return UGS_REJ_F_READ;
 		if (h.v4.ip.ihl < 5 || (bpf_ntohs(h.v4.ip.frag_off) & IP_OFFSET))
-			return false;
+			return UGS_REJ_F_FRAG;
 		l4proto = h.v4.ip.protocol;
 		if (l4proto != PROTO_UDP && l4proto != PROTO_TCP)
-			return false;
+			return UGS_REJ_F_L4;
 		if (h.v4.ip.ihl > 5)
-			return ugs_ports_match(nh + h.v4.ip.ihl * 4);
-		return bpf_ntohs(h.v4.ports[0]) == ugs_filter_port ||
-		       bpf_ntohs(h.v4.ports[1]) == ugs_filter_port;
+			return ugs_ports_why(nh + h.v4.ip.ihl * 4);
+		return ugs_two_ports(h.v4.ports[0], h.v4.ports[1]);
 	}
-	if (proto != ETH_P_IPV6 || bpf_probe_read_kernel(&h.v6, sizeof(h.v6), nh))
-		return false;
+	if (proto != ETH_P_IPV6)
+		return UGS_REJ_F_PROTO;
+	if (bpf_probe_read_kernel(&h.v6, sizeof(h.v6), nh))
+		return UGS_REJ_F_READ;
 	l4proto = h.v6.ip.nexthdr;
 	if (l4proto != PROTO_UDP && l4proto != PROTO_TCP)
-		return false;
-	return bpf_ntohs(h.v6.ports[0]) == ugs_filter_port ||
-	       bpf_ntohs(h.v6.ports[1]) == ugs_filter_port;
+		return UGS_REJ_F_L4;
+	return ugs_two_ports(h.v6.ports[0], h.v6.ports[1]);
 }
 
 static __always_inline bool ugs_dev_match(const struct sk_buff *skb)
@@ -174,16 +190,21 @@ static __always_inline bool ugs_dev_match(const struct sk_buff *skb)
 }
 
 /* nh: where the IP header is, or NULL: skb->head + skb->network_header */
-static __always_inline bool ugs_match(const struct sk_buff *skb, const unsigned char *nh)
+static __always_inline int ugs_match_why(const struct sk_buff *skb, const unsigned char *nh)
 {
 	if (ugs_filter_type == UGS_FILTER_PORT) {
 		if (!nh)
 			nh = skb->head + skb->network_header;
-		return ugs_port_of(skb, nh);
+		return ugs_port_why(skb, nh);
 	}
 	if (ugs_filter_type == UGS_FILTER_DEV)
-		return ugs_dev_match(skb);
-	return true;
+		return ugs_dev_match(skb) ? UGS_MATCH : UGS_REJ_F_DEV;
+	return UGS_MATCH;
+}
+
+static __always_inline bool ugs_match(const struct sk_buff *skb, const unsigned char *nh)
+{
+	return ugs_match_why(skb, nh) == UGS_MATCH;
 }
 
 static __always_inline bool ugs_match_udp_hdr(const struct sk_buff *skb, const void *uh)

@@ -59,12 +59,13 @@ bl_snmp() {
 			n = split(h, k); for (i = 2; i <= n; i++) print k[i], $i; exit }' /proc/net/snmp
 	fi
 }
-# bl_rxq_empty NS PORT FAMILY: wait up to 10 s until the socket bound to
-# PORT has nothing left in its receive queue (the receiver read everything)
+# bl_rxq_empty NS PORT FAMILY: wait up to BL_RXQ_SECS (default 10) s until
+# the socket bound to PORT has nothing left in its receive queue (the
+# receiver read everything); a TCG guest under a loaded host needs longer
 bl_rxq_empty() {
 	local f=/proc/net/udp w q
 	[ "$3" = -6 ] && f=/proc/net/udp6
-	for w in $(seq 100); do
+	for w in $(seq $((${BL_RXQ_SECS:-10} * 10))); do
 		q=$(ns_exec "$1" awk -v p="$(printf '%04X' "$2")" \
 			'split($2, a, ":") == 2 && a[2] == p { split($5, b, ":"); print b[2]; exit }' "$f")
 		[ "$q" = 00000000 ] && return 0
@@ -74,7 +75,7 @@ bl_rxq_empty() {
 }
 
 # bl_run OUT NS_TX NS_RX DST PORT FAMILY RXFLAGS [STATS-OPTIONS...]:
-# a receiver in NS_RX, then `udpgso_stats run STATS-OPTIONS -- (M GSO sends
+# a receiver in NS_RX (living BL_RX_SECS, default 120 s), then `udpgso_stats run STATS-OPTIONS -- (M GSO sends
 # of K segments from NS_TX; 0.5 s for the receive side)` into OUT.
 # Returns 1 (reason in OUT.err) when the receiver or the sender failed,
 # the tool's status otherwise (4: no BPF).
@@ -93,7 +94,7 @@ bl_run() {
 	fi
 	# shellcheck disable=SC2086
 	if ! UG_PORT_SECS=30 ug_rx_start "$nsrx" -u "$port" "$rxout" /dev/null \
-		timeout 120 "$RX" "$fam" -p "$port" $rxflags; then
+		timeout "${BL_RX_SECS:-120}" "$RX" "$fam" -p "$port" $rxflags; then
 		echo "receiver did not bind port $port" >>"$out.err"
 		return 1
 	fi
@@ -122,7 +123,7 @@ bl_run() {
 	rc=$?
 	grep -Ev '^(udp|tcp) tx: +[0-9]+ MB/s' "$out.txerr" >>"$out.err"
 	if [ -n "${BL_SNMP:-}" ] && ! bl_rxq_empty "$nsrx" "$port" "$fam"; then
-		echo "the receiver left datagrams unread on port $port after 10 s" >>"$out.err"
+		echo "the receiver left datagrams unread on port $port after ${BL_RXQ_SECS:-10} s" >>"$out.err"
 	fi
 	ug_rx_end TERM 2>/dev/null
 	if [ -n "${BL_SNMP:-}" ]; then
