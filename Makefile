@@ -36,7 +36,7 @@ GSO_PARTS := udpgso_cases.c udpgso_opts.c udpgso_sink.c udpgso.h $(WIRE_CHECK)
 # packets and the segment check (_pkt), the UDP GRO conformance runner
 # (_gro), its cases (_grocases), its options and two-host roles (_grorole),
 # the two-host GSO expect/send roles (_expect)
-WIRE_PARTS := udpgso_wire_gro.c udpgso_wire_grocases.c udpgso_wire_grorole.c \
+WIRE_PARTS := udpgso_wire_gro.c udpgso_wire_grocases.c udpgso_wire_grorole.c udpgso_wire_napi.c \
 	udpgso_wire_expect.c udpgso_wire_gro.h $(WIRE_CHECK)
 
 CFLAGS ?= -O2
