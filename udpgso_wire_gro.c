@@ -442,7 +442,7 @@ int wire_gro_main(int argc, char **argv)
 	long ce0 = -1, ce1 = -1, c40 = 0, c41 = 0, c60 = 0, c61 = 0, want;
 	const char *groups, *own, *note = "";
 	char cut[512], why[256], polls[512], tpath[512], cutnote[700] = "";
-	int split = -2, nsplit = 0;
+	int split = -2, nsplit = 0, tlines;
 	bool ok = false, skip, exact = false;
 	FILE *out = stdout;
 
@@ -496,8 +496,8 @@ int wire_gro_main(int argc, char **argv)
 		want += p[i].csum == 1;
 	for (try = 1; try <= o.tries; try++) {
 		ce0 = csum_errors(&env, &c40, &c60);
-		if (o.napi_dir)
-			napi_trace_clear(o.napi_dir);
+		/* the trace's lines so far: this train's follow them */
+		tlines = o.napi_dir ? napi_trace_lines(tpath) : 0;
 		if (o.role == ROLE_BOTH) {
 			crossed = send_train(&env, mm, n, o.txdev);
 			collect(&env, taps, &nt, reads, &nr, 100, 100);
@@ -513,7 +513,7 @@ int wire_gro_main(int argc, char **argv)
 		ce1 = csum_errors(&env, &c41, &c61);
 		ok = same_out(etaps, net, taps, nt) && same_out(ereads, ner, reads, nr) &&
 		     (ce0 < 0 || ce1 - ce0 == want);
-		split = o.napi_dir ? napi_train(tpath, p, n, env.fam, o.hz, groups, own, cut,
+		split = o.napi_dir ? napi_train(tpath, tlines, p, n, env.fam, o.hz, groups, own, cut,
 						sizeof(cut), why, sizeof(why), polls,
 						sizeof(polls), &exact) : -2;
 		if (split > 0) {

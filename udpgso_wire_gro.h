@@ -43,8 +43,8 @@ void gso_setup(struct gro_env *env, const struct gpkt *p, int n, const char *cna
 int read_reply(int n);
 
 /* udpgso_wire_napi.c: the receiver's GRO flushes inside a train */
-void napi_trace_clear(const char *dir);
-int napi_train(const char *path, const struct gpkt *p, int n, int fam, int hz,
+int napi_trace_lines(const char *path);
+int napi_train(const char *path, int skip, const struct gpkt *p, int n, int fam, int hz,
 	       const char *groups, const char *own, char *cut, size_t cl, char *why, size_t wl,
 	       char *polls, size_t pl, bool *exact);
 int napi_cut_from(const char *file, const struct gpkt *p, int n, int fam, int hz,

@@ -78,7 +78,7 @@ static int cpu_of(const char *line)
  * the train's events from the trace text: @n packets expected; returns the
  * number of events, or -1 with @why when they cannot be told apart
  */
-static int train_events(char *text, int n, int fam, int hz, struct tev *ev, int maxev,
+static int train_events(char *text, int skip, int n, int fam, int hz, struct tev *ev, int maxev,
 			char *why, size_t wl, bool *kp)
 {
 	static long long rx_napi[NAPI_MAX_CPUS], rx_jif[NAPI_MAX_CPUS];
@@ -94,7 +94,7 @@ static int train_events(char *text, int n, int fam, int hz, struct tev *ev, int 
 		pending[i] = false;
 	}
 	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		if (line[0] == '#')
+		if (line[0] == '#' || skip-- > 0)
 			continue;
 		cpu = cpu_of(line);
 		if (cpu < 0 || cpu >= NAPI_MAX_CPUS)
@@ -335,18 +335,6 @@ static int cut_groups(const struct gpkt *p, int n, int fam, const char *groups,
 
 /* ---- the instance's trace, per train --------------------------------------- */
 
-void napi_trace_clear(const char *dir)
-{
-	char path[512];
-	int fd;
-
-	snprintf(path, sizeof(path), "%s/trace", dir);
-	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
-	if (fd < 0)
-		ug_die_errno(1, "--napi-trace: cannot empty %s", path);
-	close(fd);
-}
-
 /* a file's text (malloc'd), or NULL */
 static char *slurp(const char *path)
 {
@@ -377,14 +365,28 @@ static char *slurp(const char *path)
 	return buf;
 }
 
+/* the event lines in the trace now (those before a train: skipped after it) */
+int napi_trace_lines(const char *path)
+{
+	char *text = slurp(path), *p;
+	int n = 0;
+
+	if (!text)
+		ug_die_errno(1, "--napi-trace: cannot read %s", path);
+	for (p = text; *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : p + strlen(p))
+		n += *p != '#' && *p != '\n';
+	free(text);
+	return n;
+}
+
 /*
- * the train just received, judged against the flushes in @path (a trace
+ * the train just received (the trace's event lines after the first @skip), judged against the flushes in @path (a trace
  * file): 0 no held skb of @groups (nor of @own, the case's own groups when
  * --groups replaced them) was cut; > 0 the parts cut, @cut is @groups cut
  * there; -1 not known, -2 split but the cut not computable: @why says why.  @polls: the polls that ended inside
  * the train (work/budget), and whether the flushes were seen (kprobes)
  */
-int napi_train(const char *path, const struct gpkt *p, int n, int fam, int hz,
+int napi_train(const char *path, int skip, const struct gpkt *p, int n, int fam, int hz,
 	       const char *groups, const char *own, char *cut, size_t cl, char *why, size_t wl,
 	       char *polls, size_t pl, bool *exact)
 {
@@ -399,7 +401,7 @@ int napi_train(const char *path, const struct gpkt *p, int n, int fam, int hz,
 		snprintf(why, wl, "cannot read %s: %s", path, strerror(errno));
 		return -1;
 	}
-	nev = train_events(text, n, fam, hz, ev, (int)ARRAY_SIZE(ev), why, wl, &kp);
+	nev = train_events(text, skip, n, fam, hz, ev, (int)ARRAY_SIZE(ev), why, wl, &kp);
 	free(text);
 	*exact = kp;
 	if (nev < 0)
@@ -440,7 +442,7 @@ int napi_cut_from(const char *file, const struct gpkt *p, int n, int fam, int hz
 {
 	char cut[512], why[256], polls[512];
 	bool exact;
-	int c = napi_train(file, p, n, fam, hz, groups, own, cut, sizeof(cut), why, sizeof(why),
+	int c = napi_train(file, 0, p, n, fam, hz, groups, own, cut, sizeof(cut), why, sizeof(why),
 			   polls, sizeof(polls), &exact);
 
 	if (c < 0) {
