@@ -430,7 +430,7 @@ int wire_gro_main(int argc, char **argv)
 					      "plain socket, rx-gro-list", "no socket" };
 	static uint8_t fr[GRO_MAX_PKTS][1600];
 	static struct gout etaps[GRO_MAX_OUT], ereads[GRO_MAX_OUT], taps[GRO_MAX_OUT],
-			   reads[GRO_MAX_OUT];
+			   reads[GRO_MAX_OUT], ctaps[GRO_MAX_OUT], creads[GRO_MAX_OUT];
 	struct gro_opts o = { .mode = RX_GRO, .tries = 5 };
 	struct mmsghdr mm[GRO_MAX_PKTS];
 	struct iovec iov[GRO_MAX_PKTS];
@@ -442,7 +442,7 @@ int wire_gro_main(int argc, char **argv)
 	long ce0 = -1, ce1 = -1, c40 = 0, c41 = 0, c60 = 0, c61 = 0, want;
 	const char *groups, *own, *note = "";
 	char cut[512], why[256], polls[512], tpath[512], cutnote[700] = "";
-	int split = -2, nsplit = 0, tlines;
+	int split = -2, nsplit = 0, tlines, cnt, cnr;
 	bool ok = false, skip, exact = false;
 	FILE *out = stdout;
 
@@ -517,8 +517,15 @@ int wire_gro_main(int argc, char **argv)
 						sizeof(cut), why, sizeof(why), polls,
 						sizeof(polls), &exact) : -2;
 		if (split > 0) {
+			/* what came, against the cut: the flush model's own check */
+			expect_out(p, n, cut, env.fam, o.mode, ctaps, &cnt, creads, &cnr);
+			for (i = 0; !wire_use_vnet() && i < cnt; i++)
+				ctaps[i].gso = 0;
+			fmt_out(s1, sizeof(s1), taps, nt);
 			fprintf(out, "# try %d: a GRO flush split the train (polls that ended inside: "
-				"%s): expectation cut: %s\n", try, polls, cut);
+				"%s): expectation cut: %s; skbs [%s] %s the cut\n", try, polls, cut, s1,
+				same_out(ctaps, cnt, taps, nt) && same_out(creads, cnr, reads, nr) ?
+				"match" : "do not match");
 			if (try < o.tries) {
 				nsplit++;
 				continue;

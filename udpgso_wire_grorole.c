@@ -25,6 +25,7 @@ void usage_gro(void)
 	       "                       [--rx-netns NS] -c CASE [--rx MODE] [--tx-reply]\n"
 	       "       udpgso_wire gro --role tx -4|-6 -S SRC -D DST -p PORT --tx-dev DEV\n"
 	       "                       --dst-mac MAC -c CASE [--gso]\n"
+	       "       udpgso_wire gro -4|-6 -c CASE [--groups G] [--hz N] --cut-from FILE\n"
 	       "  one UDP GRO conformance case: a train of crafted packets written on\n"
 	       "  --tx-dev (this namespace), the skbs GRO builds on --rx-dev (tap) and the\n"
 	       "  reads of a UDP socket there checked, flow by flow.  --rx: the receiving\n"

@@ -9,7 +9,12 @@
 # `udpgso_wire gro --role rx` here checks the skbs GRO built (tap) and what a
 # UDP socket reads, flow by flow.  The two roles are joined by a pipe and a
 # fifo: rx asks for each train with a line `go`, tx answers whether a jiffy
-# ended in it, so a train that crossed one is asked again (--tries).
+# ended in it, so a train that crossed one is asked again (--tries).  rx
+# also reads NETIF's NAPI polls and GRO flushes in our tracefs instance
+# (--napi-trace: napi:napi_poll, and kprobe events at napi_gro_receive and
+# napi_gro_flush with jiffies where the kernel has them): a train a flush
+# split is asked again; every try split: judged against the expectation cut
+# at the flushes (docs/device.md, "The receiver's NAPI polls").
 #
 # Receivers, IPv4 and IPv6 (DRV_FAMILIES): a UDP_GRO socket (every case), a
 # plain socket (nothing merged), rx-gro-list (fraglist skbs split back at a
