@@ -195,7 +195,8 @@ run() {
 	again=$(echo "$OUT" | sed -n 's/.*; asked again \([0-9]*\) times: poll split.*/\1/p' | head -1)
 	[ -z "$again" ] || name="$name [asked again $again times: poll split]"
 	case "$OUT" in *"every try split by a GRO flush"*)
-		name="$name [judged with the cut: $(echo "$OUT" | sed -n 's/.*cut at the flushes: \([^;]*\).*/\1/p' | head -1)]" ;;
+		name="$name [judged with the cut: $(echo "$OUT" |
+			sed -n 's/.*cut at the flushes: \([0-9x,;-]*[0-9x]\).*/\1/p' | head -1)]" ;;
 	esac
 	why=$(echo "$OUT" | grep -m1 '^FAIL\|^SKIP\|udpgso_wire:')
 	# a GSO send: the receiver's per-skb counters must have seen the GSO
