@@ -380,11 +380,13 @@ int napi_trace_lines(const char *path)
 }
 
 /*
- * the train just received (the trace's event lines after the first @skip), judged against the flushes in @path (a trace
- * file): 0 no held skb of @groups (nor of @own, the case's own groups when
- * --groups replaced them) was cut; > 0 the parts cut, @cut is @groups cut
- * there; -1 not known, -2 split but the cut not computable: @why says why.  @polls: the polls that ended inside
- * the train (work/budget), and whether the flushes were seen (kprobes)
+ * the train just received (the trace's event lines after the first @skip),
+ * judged against the flushes in @path (a trace file): 0 no held skb of
+ * @groups (nor of @own, the case's own groups when --groups replaced them)
+ * was cut; > 0 the parts cut, @cut is @groups cut there; -1 not known, -2
+ * split but the cut not computable: @why says why.  @polls: the polls that
+ * ended inside the train (work/budget), and whether the flushes were seen
+ * (kprobes: @exact)
  */
 int napi_train(const char *path, int skip, const struct gpkt *p, int n, int fam, int hz,
 	       const char *groups, const char *own, char *cut, size_t cl, char *why, size_t wl,
