@@ -15,7 +15,8 @@ USER_TESTS := udpgso_bench.sh udpgso.sh udpgro.sh udpgro_fwd.sh udpgso_wire.sh u
 HARNESS_TESTS := scripts/tests/setup_test.sh scripts/tests/help_test.sh \
 		 scripts/tests/scripts_test.sh scripts/tests/kselftest_test.sh \
 		 scripts/tests/compare_test.sh scripts/tests/ab_stats_test.sh \
-		 scripts/tests/ab_report_test.sh scripts/tests/device_test.sh
+		 scripts/tests/ab_report_test.sh scripts/tests/device_test.sh \
+		 scripts/tests/napi_cut_test.sh
 TEST_FILES := settings config scripts kmod device
 
 COMMON := udpgso_common.c
@@ -36,7 +37,7 @@ GSO_PARTS := udpgso_cases.c udpgso_opts.c udpgso_sink.c udpgso.h $(WIRE_CHECK)
 # packets and the segment check (_pkt), the UDP GRO conformance runner
 # (_gro), its cases (_grocases), its options and two-host roles (_grorole),
 # the two-host GSO expect/send roles (_expect)
-WIRE_PARTS := udpgso_wire_gro.c udpgso_wire_grocases.c udpgso_wire_grorole.c \
+WIRE_PARTS := udpgso_wire_gro.c udpgso_wire_grocases.c udpgso_wire_grorole.c udpgso_wire_napi.c \
 	udpgso_wire_expect.c udpgso_wire_gro.h $(WIRE_CHECK)
 
 CFLAGS ?= -O2

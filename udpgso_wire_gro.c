@@ -430,7 +430,7 @@ int wire_gro_main(int argc, char **argv)
 					      "plain socket, rx-gro-list", "no socket" };
 	static uint8_t fr[GRO_MAX_PKTS][1600];
 	static struct gout etaps[GRO_MAX_OUT], ereads[GRO_MAX_OUT], taps[GRO_MAX_OUT],
-			   reads[GRO_MAX_OUT];
+			   reads[GRO_MAX_OUT], ctaps[GRO_MAX_OUT], creads[GRO_MAX_OUT];
 	struct gro_opts o = { .mode = RX_GRO, .tries = 5 };
 	struct mmsghdr mm[GRO_MAX_PKTS];
 	struct iovec iov[GRO_MAX_PKTS];
@@ -440,8 +440,10 @@ int wire_gro_main(int argc, char **argv)
 	int i, n = 0, try, net, ner, nt, nr, crossed = 0, ncrossed = 0;
 	char e1[1024], e2[1024], s1[1024], s2[1024], drops[96];
 	long ce0 = -1, ce1 = -1, c40 = 0, c41 = 0, c60 = 0, c61 = 0, want;
-	const char *groups, *note = "";
-	bool ok = false, skip;
+	const char *groups, *own, *note = "";
+	char cut[512], why[256], polls[512], tpath[512], cutnote[700] = "";
+	int split = -2, nsplit = 0, tlines, cnt, cnr;
+	bool ok = false, skip, exact = false;
 	FILE *out = stdout;
 
 	parse_gro(argc, argv, &o, &env);
@@ -450,9 +452,20 @@ int wire_gro_main(int argc, char **argv)
 			c = &wire_gro_cases[i];
 	ug_die_if(!c, "gro: -c '%s': unknown case (-l lists them)", o.cname);
 	ug_die_if(c->fam && c->fam != env.fam, "gro: -c %s is an IPv%d case", o.cname, c->fam);
+	c->build(p, &n, env.fam);
+	groups = c->groups ? c->groups : wire_gro_groups;
+	if (env.fam == 6 && c->groups6)
+		groups = c->groups6;
+	if (c->kver_new && ug_kernel_version() >= c->kver_new)
+		groups = c->groups_new;
+	own = groups;
+	if (o.groups)
+		groups = o.groups;	/* the comparison's own test: a wrong one */
+	if (o.cut_from)
+		return napi_cut_from(o.cut_from, p, n, env.fam, o.hz, groups, own);
 	wire_parse_addr("-S", o.src, env.fam == 4 ? AF_INET : AF_INET6, &env.src);
 	wire_parse_addr("-D", o.dst, env.fam == 4 ? AF_INET : AF_INET6, &env.dst);
-	c->build(p, &n, env.fam);
+	snprintf(tpath, sizeof(tpath), "%s/trace", o.napi_dir ? o.napi_dir : ".");
 
 	if (o.role != ROLE_TX)
 		setup_rx(&env, &o);
@@ -473,13 +486,6 @@ int wire_gro_main(int argc, char **argv)
 		setvbuf(stdout, NULL, _IOLBF, 0);
 	}
 
-	groups = c->groups ? c->groups : wire_gro_groups;
-	if (env.fam == 6 && c->groups6)
-		groups = c->groups6;
-	if (c->kver_new && ug_kernel_version() >= c->kver_new)
-		groups = c->groups_new;
-	if (o.groups)
-		groups = o.groups;	/* the comparison's own test: a wrong one */
 	expect_out(p, n, groups, env.fam, o.mode, etaps, &net, ereads, &ner);
 	/* no virtio_net header on the tap (before 6.2): lengths only */
 	for (i = 0; !wire_use_vnet() && i < net; i++)
@@ -490,6 +496,8 @@ int wire_gro_main(int argc, char **argv)
 		want += p[i].csum == 1;
 	for (try = 1; try <= o.tries; try++) {
 		ce0 = csum_errors(&env, &c40, &c60);
+		/* the trace's lines so far: this train's follow them */
+		tlines = o.napi_dir ? napi_trace_lines(tpath) : 0;
 		if (o.role == ROLE_BOTH) {
 			crossed = send_train(&env, mm, n, o.txdev);
 			collect(&env, taps, &nt, reads, &nr, 100, 100);
@@ -505,6 +513,52 @@ int wire_gro_main(int argc, char **argv)
 		ce1 = csum_errors(&env, &c41, &c61);
 		ok = same_out(etaps, net, taps, nt) && same_out(ereads, ner, reads, nr) &&
 		     (ce0 < 0 || ce1 - ce0 == want);
+		split = o.napi_dir ? napi_train(tpath, tlines, p, n, env.fam, o.hz, groups, own, cut,
+						sizeof(cut), why, sizeof(why), polls,
+						sizeof(polls), &exact) : -2;
+		if (split > 0) {
+			/* what came, against the cut: the flush model's own check */
+			expect_out(p, n, cut, env.fam, o.mode, ctaps, &cnt, creads, &cnr);
+			for (i = 0; !wire_use_vnet() && i < cnt; i++)
+				ctaps[i].gso = 0;
+			fmt_out(s1, sizeof(s1), taps, nt);
+			fprintf(out, "# try %d: a GRO flush split the train (polls that ended inside: "
+				"%s): expectation cut: %s; skbs [%s] %s the cut\n", try, polls, cut, s1,
+				same_out(ctaps, cnt, taps, nt) && same_out(creads, cnr, reads, nr) ?
+				"match" : "do not match");
+			if (try < o.tries) {
+				nsplit++;
+				continue;
+			}
+			/* every try split: judged against the cut expectation */
+			snprintf(cutnote, sizeof(cutnote), "; every try split by a GRO flush: judged "
+				 "with the expectation cut at the flushes: %s", cut);
+			expect_out(p, n, cut, env.fam, o.mode, etaps, &net, ereads, &ner);
+			for (i = 0; !wire_use_vnet() && i < net; i++)
+				etaps[i].gso = 0;
+			ok = same_out(etaps, net, taps, nt) && same_out(ereads, ner, reads, nr) &&
+			     (ce0 < 0 || ce1 - ce0 == want);
+			crossed = 0;
+			break;
+		}
+		if (split == -2) {
+			fprintf(out, "# try %d: a GRO flush split the train (polls that ended inside: "
+				"%s); %s\n", try, polls, why);
+			if (try < o.tries) {
+				nsplit++;
+				continue;
+			}
+			snprintf(cutnote, sizeof(cutnote), "; every try split by a GRO flush, no cut "
+				 "computed: %s", why);
+			crossed = 0;
+			break;
+		}
+		if (split == -1)
+			fprintf(out, "# try %d: the GRO flushes inside the train not known: %s\n",
+				try, why);
+		/* the receiver's flushes seen, none split it: judged as it is */
+		if (split == 0 && exact)
+			break;
 		ncrossed += crossed == 1;
 		if (ok || !crossed)
 			break;
@@ -531,15 +585,22 @@ int wire_gro_main(int argc, char **argv)
 	 */
 	try = try > o.tries ? o.tries : try;
 	skip = !ok && crossed == 1 && ncrossed == try;
-	if (skip)
+	/* every try split, and no cut to judge it by: not a GRO verdict */
+	skip |= !ok && split == -2;
+	if (skip && split == -2)
+		note = "";
+	else if (skip)
 		note = "; each train crossed a jiffy (too slow here)";
-	else if (try > 1 && crossed == -1)
+	else if (try - nsplit > 1 && crossed == -1)
 		note = "; train resent: the sender's jiffies unknown, asked again after a mismatch";
-	else if (try > 1)
+	else if (try - nsplit > 1)
 		note = "; train resent: a jiffy ended in it";
-	fprintf(out, "%s ipv%d %s (%s): %d packets -> skbs [%s] reads [%s]%s%s\n",
+	if (nsplit)
+		snprintf(cutnote + strlen(cutnote), sizeof(cutnote) - strlen(cutnote),
+			 "; asked again %d times: poll split", nsplit);
+	fprintf(out, "%s ipv%d %s (%s): %d packets -> skbs [%s] reads [%s]%s%s%s\n",
 		skip ? "SKIP" : ok ? "PASS" : "FAIL", env.fam, c->name, rxname[o.mode], n, s1, s2,
-		drops, note);
+		drops, note, cutnote);
 	if (!ok)
 		fprintf(out, "# expected skbs [%s] reads [%s]\n", e1, e2);
 	return skip ? KSFT_SKIP : ok ? 0 : 1;

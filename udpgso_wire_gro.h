@@ -26,8 +26,10 @@ enum grole { ROLE_BOTH, ROLE_RX, ROLE_TX };
 struct gro_opts {
 	enum grole role;
 	const char *txdev, *rxns, *rxdev, *src, *dst, *cname, *groups, *dmac;
+	const char *napi_dir;	/* --napi-trace: the tracefs instance */
+	const char *cut_from;	/* --cut-from: a saved trace, cut and exit */
 	enum rxmode mode;
-	int tries;
+	int tries, hz;
 	bool tx_reply, gso;
 };
 
@@ -39,5 +41,13 @@ int rx_socket(const struct gro_env *env, const struct gro_opts *o);
 void gso_setup(struct gro_env *env, const struct gpkt *p, int n, const char *cname);
 /* --role rx --tx-reply: 1 when the train crossed a jiffy on the sender */
 int read_reply(int n);
+
+/* udpgso_wire_napi.c: the receiver's GRO flushes inside a train */
+int napi_trace_lines(const char *path);
+int napi_train(const char *path, int skip, const struct gpkt *p, int n, int fam, int hz,
+	       const char *groups, const char *own, char *cut, size_t cl, char *why, size_t wl,
+	       char *polls, size_t pl, bool *exact);
+int napi_cut_from(const char *file, const struct gpkt *p, int n, int fam, int hz,
+		  const char *groups, const char *own);
 
 #endif /* UDPGSO_WIRE_GRO_H */

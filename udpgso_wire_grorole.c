@@ -25,6 +25,7 @@ void usage_gro(void)
 	       "                       [--rx-netns NS] -c CASE [--rx MODE] [--tx-reply]\n"
 	       "       udpgso_wire gro --role tx -4|-6 -S SRC -D DST -p PORT --tx-dev DEV\n"
 	       "                       --dst-mac MAC -c CASE [--gso]\n"
+	       "       udpgso_wire gro -4|-6 -c CASE [--groups G] [--hz N] --cut-from FILE\n"
 	       "  one UDP GRO conformance case: a train of crafted packets written on\n"
 	       "  --tx-dev (this namespace), the skbs GRO builds on --rx-dev (tap) and the\n"
 	       "  reads of a UDP socket there checked, flow by flow.  --rx: the receiving\n"
@@ -42,6 +43,14 @@ void usage_gro(void)
 	       "  answers 'sent N crossed 0|1' on stdout; it exits at EOF.  --gso: the train\n"
 	       "  as one UDP_SEGMENT send from a socket instead (the device or the kernel\n"
 	       "  segments it; trains of one flow and equal lengths: same, small_last, ...).\n"
+	       "  --napi-trace DIR: a tracefs instance with napi:napi_poll and\n"
+	       "  net:napi_gro_receive_entry of --rx-dev (and the kprobe events ugnapi_rx,\n"
+	       "  ugnapi_flush where the kernel has them: device/gro.sh): a train that a\n"
+	       "  GRO flush split is asked again; when every try was split, it is judged\n"
+	       "  against the expectation cut at the flushes.  --hz N: the kernel's HZ (a\n"
+	       "  full-budget poll flushes everything below 1000; default: unknown, as\n"
+	       "  below).  --cut-from FILE (with -4|-6 -c [--groups]): print the case's\n"
+	       "  expectation cut at the flushes of a saved trace, and exit.\n"
 	       "  -l lists the cases:\n");
 	for (i = 0; i < (int)wire_gro_ncases; i++) {
 		const char *only = "      ";
@@ -55,7 +64,7 @@ void usage_gro(void)
 void parse_gro(int argc, char **argv, struct gro_opts *o, struct gro_env *env)
 {
 	enum { O_TXDEV = 256, O_RXNS, O_RXDEV, O_RX, O_TRIES, O_GROUPS, O_ROLE, O_DMAC, O_REPLY,
-	       O_GSO };
+	       O_GSO, O_NAPI, O_CUT, O_HZ };
 	static const struct option lo[] = {
 		{ "tx-dev", required_argument, NULL, O_TXDEV },
 		{ "rx-netns", required_argument, NULL, O_RXNS },
@@ -67,6 +76,9 @@ void parse_gro(int argc, char **argv, struct gro_opts *o, struct gro_env *env)
 		{ "dst-mac", required_argument, NULL, O_DMAC },
 		{ "tx-reply", no_argument, NULL, O_REPLY },
 		{ "gso", no_argument, NULL, O_GSO },
+		{ "napi-trace", required_argument, NULL, O_NAPI },
+		{ "cut-from", required_argument, NULL, O_CUT },
+		{ "hz", required_argument, NULL, O_HZ },
 		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};
 	static const char *const rxmodes[] = { "gro", "plain", "plain-fraglist", "none", NULL };
@@ -126,6 +138,15 @@ void parse_gro(int argc, char **argv, struct gro_opts *o, struct gro_env *env)
 		case O_GSO:
 			o->gso = true;
 			break;
+		case O_NAPI:
+			o->napi_dir = optarg;
+			break;
+		case O_CUT:
+			o->cut_from = optarg;
+			break;
+		case O_HZ:
+			o->hz = (int)ug_parse_ll("--hz", optarg, 24, 10000);
+			break;
 		case 'l':
 			for (i = 0; i < (int)wire_gro_ncases; i++)
 				printf("%s %d\n", wire_gro_cases[i].name, wire_gro_cases[i].fam);
@@ -139,6 +160,12 @@ void parse_gro(int argc, char **argv, struct gro_opts *o, struct gro_env *env)
 		}
 	}
 	ug_die_if(optind != argc, "gro: unexpected argument '%s'", argv[optind]);
+	if (o->cut_from) {
+		ug_die_if(!env->fam || !o->cname, "gro --cut-from: -4|-6 and -c are required");
+		return;
+	}
+	ug_die_if(o->napi_dir && o->role == ROLE_TX,
+		  "gro --role tx: --napi-trace belongs to the receiver (--role rx)");
 	ug_die_if(!env->fam || !o->src || !o->dst || !env->dport || !o->cname,
 		  "gro: -4|-6, -S, -D, -p, -c are required");
 	switch (o->role) {
