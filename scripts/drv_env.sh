@@ -493,8 +493,21 @@ _drv_resolve_remote() {
 		_drv_ssh_opts=(-o BatchMode=yes -o ConnectTimeout=5 -o ServerAliveInterval=5
 			-o ServerAliveCountMax=3 -o ControlMaster=auto -o "ControlPath=$DRV_TMP/cm-%C"
 			-o ControlPersist=yes)
-		if ! timeout 20 ssh "${_drv_ssh_opts[@]}" "${_drv_rargs[@]}" -- true </dev/null >/dev/null 2>&1; then
-			_drv_die "REMOTE_ARGS='$REMOTE_ARGS': ssh does not answer (BatchMode, ConnectTimeout 5): allowed a host reachable with keys"
+		local err= rc
+		# (stderr to a file: the control master that ssh leaves behind keeps
+		# what it inherited open, a pipe would never end)
+		timeout 20 ssh "${_drv_ssh_opts[@]}" "${_drv_rargs[@]}" -- true </dev/null \
+			>/dev/null 2>"$DRV_TMP/ssh.err"
+		rc=$?
+		if [ "$rc" != 0 ]; then
+			# what ssh said, or that `true` took over 20 s (a slow remote shell
+			# start counts: every remote command pays it)
+			if [ "$rc" = 124 ]; then
+				err="no answer to 'true' in 20 s"
+			else
+				err=$(grep -v '^Warning: Permanently added' "$DRV_TMP/ssh.err" | tail -n 1)
+			fi
+			_drv_die "REMOTE_ARGS='$REMOTE_ARGS': ssh does not answer (BatchMode, ConnectTimeout 5; ${err:-exit $rc}): allowed a host reachable with keys"
 		fi
 		defer ssh "${_drv_ssh_opts[@]}" -O exit "${_drv_rargs[@]}"
 		DRV_RDIR=$(drv_remote mktemp -d /tmp/ugdrv.XXXXXX </dev/null) ||

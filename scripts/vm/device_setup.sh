@@ -107,10 +107,14 @@ EOF
 	# sshd wants /run/sshd: a private /run in a mount namespace of its own.
 	# virtme-ng's guest locks every account ('!' in the /etc/shadow it binds
 	# over the host's), and sshd without PAM refuses a locked root even with
-	# a key: in sshd's own mount namespace only, a shadow with root's '*'
+	# a key: in sshd's own mount namespace only, a shadow with root's '*'.
+	# And an empty ~/.bashrc there: Debian's bash reads it for every command
+	# sshd runs, and this machine's (pyenv init) takes 1 s on the host, 20 s
+	# and more under TCG: drv_env.sh's first ssh timed out (20 s) on it
 	ip netns exec "$RNS" unshare -m --propagation private sh -c \
 		'mount -t tmpfs ugssh /run && mkdir -m 0755 /run/sshd &&
 		 sed "s/^root:!/root:*/" /etc/shadow >/run/shadow && mount --bind /run/shadow /etc/shadow &&
+		 { [ ! -f /root/.bashrc ] || mount --bind /dev/null /root/.bashrc; } &&
 		 exec /usr/sbin/sshd -D -e -f "$1"' _ "$k/sshd_config" 2>"$k/sshd.log" &
 	REMOTE_ARGS="-F /dev/null -i $k/id -o IdentitiesOnly=yes -o UserKnownHostsFile=$k/known_hosts"
 	REMOTE_ARGS+=" -o GlobalKnownHostsFile=/dev/null -o StrictHostKeyChecking=no root@$R4"
