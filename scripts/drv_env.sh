@@ -15,6 +15,8 @@
 #                (shell-lexed, e.g. "-p 2222 -i KEY root@10.0.0.2")
 # No NETIF: the case file skips as a whole (exit 4) with the reason.  A bad
 # value: one line naming it and what is allowed, exit 1, nothing changed.
+# DRV_SSH_TIMEOUT (environment only; default 20): seconds the first ssh
+# `true` may take (a slow remote, e.g. a TCG guest under load, needs more).
 #
 # Functions (all drv_*):
 #   drv_env_init              load, validate, resolve, warm up, snapshot both
@@ -493,8 +495,24 @@ _drv_resolve_remote() {
 		_drv_ssh_opts=(-o BatchMode=yes -o ConnectTimeout=5 -o ServerAliveInterval=5
 			-o ServerAliveCountMax=3 -o ControlMaster=auto -o "ControlPath=$DRV_TMP/cm-%C"
 			-o ControlPersist=yes)
-		if ! timeout 20 ssh "${_drv_ssh_opts[@]}" "${_drv_rargs[@]}" -- true </dev/null >/dev/null 2>&1; then
-			_drv_die "REMOTE_ARGS='$REMOTE_ARGS': ssh does not answer (BatchMode, ConnectTimeout 5): allowed a host reachable with keys"
+		local err= rc tmo=${DRV_SSH_TIMEOUT:-20}
+		case "$tmo" in '' | 0 | *[!0-9]*)
+			_drv_die "DRV_SSH_TIMEOUT='$tmo': allowed a positive number of seconds" ;;
+		esac
+		# (stderr to a file: the control master that ssh leaves behind keeps
+		# what it inherited open, a pipe would never end)
+		timeout "$tmo" ssh "${_drv_ssh_opts[@]}" "${_drv_rargs[@]}" -- true </dev/null \
+			>/dev/null 2>"$DRV_TMP/ssh.err"
+		rc=$?
+		if [ "$rc" != 0 ]; then
+			# what ssh said, or that `true` took over DRV_SSH_TIMEOUT s (a slow remote shell
+			# start counts: every remote command pays it)
+			if [ "$rc" = 124 ]; then
+				err="no answer to 'true' in $tmo s (DRV_SSH_TIMEOUT)"
+			else
+				err=$(grep -v '^Warning: Permanently added' "$DRV_TMP/ssh.err" | tail -n 1)
+			fi
+			_drv_die "REMOTE_ARGS='$REMOTE_ARGS': ssh does not answer (BatchMode, ConnectTimeout 5; ${err:-exit $rc}): allowed a host reachable with keys"
 		fi
 		defer ssh "${_drv_ssh_opts[@]}" -O exit "${_drv_rargs[@]}"
 		DRV_RDIR=$(drv_remote mktemp -d /tmp/ugdrv.XXXXXX </dev/null) ||

@@ -133,7 +133,7 @@ snap_dev() {
 	for q in /sys/class/net/"$dev"/queues/*; do
 		for f in rps_cpus rps_flow_cnt xps_cpus; do
 			if [ -r "$q/$f" ]; then
-				read -r v <"$q/$f" 2>/dev/null || v=-
+				read -r v 2>/dev/null <"$q/$f" || v=-
 				echo "  queue ${q##*/} $f ${v:--}"
 			fi
 		done
@@ -141,7 +141,7 @@ snap_dev() {
 	snap_flowhash "$dev" | sed "s/^/  /" || chk $?
 	irqs=$(dev_irqs "$dev") || chk $?
 	for irq in $irqs; do
-		read -r v <"/proc/irq/$irq/smp_affinity_list" 2>/dev/null || v=-
+		read -r v 2>/dev/null <"/proc/irq/$irq/smp_affinity_list" || v=-
 		echo "  irq $irq ${v:--}"
 	done
 }
@@ -150,7 +150,7 @@ do_save() {
 	local s d v
 	snap_bad=0
 	for s in $SYSCTLS; do
-		read -r v <"/proc/sys/${s//.//}" 2>/dev/null || v=-
+		read -r v 2>/dev/null <"/proc/sys/${s//.//}" || v=-
 		echo "sysctl $s ${v:--}"
 	done
 	ip netns list 2>/dev/null | awk '{ print "netns", $1 }' | sort || chk $?
@@ -253,7 +253,7 @@ do_counters() {
 	done </proc/net/snmp6 2>/dev/null
 	for f in rx_packets tx_packets rx_bytes tx_bytes rx_dropped tx_dropped rx_errors tx_errors; do
 		v=0
-		read -r v <"/sys/class/net/$1/statistics/$f" 2>/dev/null
+		read -r v 2>/dev/null <"/sys/class/net/$1/statistics/$f"
 		echo "sysfs $f $v"
 	done
 	ethtool -S "$1" 2>/dev/null | {

@@ -148,7 +148,9 @@ mibdiff() {	# "A..." "B...": B - A, field by field
 	for i in "${!a[@]}"; do o+="${o:+ }$((b[i] - a[i]))"; done
 	echo "$o"
 }
-# this side's UDP MIB and qdisc drops: "OutDatagrams SndbufErrors qdisc-drops"
+# this side's UDP MIB, qdisc drops and NETIF's tx_dropped (the core's drops
+# before the driver, e.g. a failed software segmentation in validate_xmit_skb):
+# "OutDatagrams SndbufErrors qdisc-drops tx_dropped"
 localmib() {
 	local m
 	if [ "$1" = 4 ]; then
@@ -157,7 +159,8 @@ localmib() {
 	else
 		m=$(awk '{ v[$1] = $2 } END { print v["Udp6OutDatagrams"], v["Udp6SndbufErrors"] }' /proc/net/snmp6)
 	fi
-	echo "$m $(tc -s qdisc show dev "$NETIF" | awk '/dropped/ { gsub(/,/, ""); print $7 + 0; exit }')"
+	echo "$m $(tc -s qdisc show dev "$NETIF" | awk '/dropped/ { gsub(/,/, ""); print $7 + 0; exit }')" \
+		"$(stat "$NETIF" tx_dropped)"
 }
 # the arp_cache's unresolved_discards, summed over CPUs (hex per CPU)
 unres() {
@@ -265,7 +268,7 @@ for fam in 4 6; do
 				skn=plain
 				[ "$sk" = 1 ] && skn=UDP_GRO
 				name="uso: v$fam USO $u, peer rx-gro-hw $g, $skn socket: $sends sends of 10 x $seg"
-				got="local tx_packets +$tx, peer rx_packets +$rx; UDP skbs at the local driver's xmit $txb, at the peer driver's GRO entry $rxb (other: $txo, $rxo); socket '$sock' (reads bytes), peer UDP MIB in/errors/rcvbuf/csum +$mib, local UDP out/sndbuf-errors, qdisc drops +$lmib"
+				got="local tx_packets +$tx, peer rx_packets +$rx; UDP skbs at the local driver's xmit $txb, at the peer driver's GRO entry $rxb (other: $txo, $rxo); socket '$sock' (reads bytes), peer UDP MIB in/errors/rcvbuf/csum +$mib, local UDP out/sndbuf-errors, qdisc drops, tx_dropped +$lmib"
 				# exact: the UDP skbs at both drivers; the NIC counters
 				# with the stack's own small packets beside them (ARP, ND,
 				# MLD, one sent between the counter read and the trace stop)

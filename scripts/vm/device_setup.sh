@@ -93,6 +93,9 @@ if [ "$remote" = ssh ]; then
 	REMOTE_ARGS=$UG_SSH_ARGS
 fi
 export NETIF LOCAL_V4 LOCAL_V6 REMOTE_V4 REMOTE_V6 REMOTE_TYPE REMOTE_ARGS
+# a fresh ssh connection in a TCG guest on a loaded host took over
+# drv_env.sh's 20 s (env.sh's restore child, load 16-18): allow 120
+[ "$remote" != ssh ] || export DRV_SSH_TIMEOUT=${DRV_SSH_TIMEOUT:-120}
 for v in NETIF LOCAL_V4 LOCAL_V6 REMOTE_V4 REMOTE_V6 REMOTE_TYPE REMOTE_ARGS; do
 	printf '%s=%q\n' "$v" "${!v}"
 done >"$work/net.env"
