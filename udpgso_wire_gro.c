@@ -442,7 +442,7 @@ int wire_gro_main(int argc, char **argv)
 	long ce0 = -1, ce1 = -1, c40 = 0, c41 = 0, c60 = 0, c61 = 0, want;
 	const char *groups, *own, *note = "";
 	char cut[512], why[256], polls[512], tpath[512], cutnote[700] = "";
-	int split = -2, nsplit = 0, tlines, cnt, cnr;
+	int split = -3, nsplit = 0, tlines, cnt, cnr;
 	bool ok = false, skip, exact = false;
 	FILE *out = stdout;
 
@@ -515,7 +515,7 @@ int wire_gro_main(int argc, char **argv)
 		     (ce0 < 0 || ce1 - ce0 == want);
 		split = o.napi_dir ? napi_train(tpath, tlines, p, n, env.fam, o.hz, groups, own, cut,
 						sizeof(cut), why, sizeof(why), polls,
-						sizeof(polls), &exact) : -2;
+						sizeof(polls), &exact) : -3;	/* not read */
 		if (split > 0) {
 			/* what came, against the cut: the flush model's own check */
 			expect_out(p, n, cut, env.fam, o.mode, ctaps, &cnt, creads, &cnr);
