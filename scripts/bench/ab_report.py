@@ -210,6 +210,14 @@ def mark_out_of_reach(ab, oor):
             a["stopped_by"] = "out of reach: ~%d pairs needed at sd %.1f%%" % oor[k]
 
 
+def oor_need(a, oor, short):
+    """pairs needed by A: measured this round (short) or when it was stopped"""
+    k = pair_key(a)
+    if k in short:
+        return short[k][1]
+    return oor[k][0] if k in oor else 10 ** 6
+
+
 def pending(d, conf, elapsed=None):
     """The interval rule mid-run: print the tx/rx pairs ("TX RX" lines) that
     need another repetition (udpgso_ab.sh reads them after each round).
@@ -248,6 +256,14 @@ def pending(d, conf, elapsed=None):
                     f.write("%s %s %d %.2f %d\n" % (k[0], k[1], short[k][1],
                                                      100 * short[k][2], k[2]))
             todo = [a for a in todo if pair_key(a) not in out]
+        if not todo and pairs_left - young >= 1:
+            # every pair short of its target is out of reach: the budget
+            # left still narrows the nearest ones (issue 26: spend it)
+            far = {pair_key(a): (a["ci"][opts["metric"]]["n"], oor_need(a, oor, short))
+                   for a in ab if a["stopped_by"] not in ("target", "max-reps")
+                   and a["ci"][opts["metric"]].get("n")}
+            keys = set(ab_stats.spend_left(far, pairs_left - young, opts["max_reps"]))
+            todo = [a for a in ab if pair_key(a) in keys]
     for a in todo:
         print(*pair_key(a))
 

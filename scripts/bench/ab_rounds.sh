@@ -11,7 +11,8 @@
 # that the rest of the budget (or --max-reps) cannot bring to the target at
 # the noise of its pairs so far stops early ("out of reach", listed in the
 # results directory's out_of_reach), so that the budget goes to the pairs
-# that can reach it.
+# that can reach it; when every pair left is out of reach, what remains of
+# the budget still goes to the nearest of them (ab_stats.spend_left).
 # shellcheck shell=bash
 
 declare -a RUN_TX RUN_RX RUN_SET RUN_REP RUN_CFG RUN_DIR RUN_PI RUN_FAM
@@ -158,7 +159,8 @@ run_rounds() {
 		fi
 		if [ -z "$pend" ]; then
 			stop_why="target reached"
-			[ -s "$resdir/out_of_reach" ] && stop_why="target reached or out of reach"
+			[ -s "$resdir/out_of_reach" ] &&
+				stop_why="target reached or out of reach (the budget left went to the nearest)"
 			break
 		fi
 		mapfile -t todo <<<"$pend"

@@ -264,6 +264,17 @@ def in_reach(short, pairs_left, max_reps):
     return sorted(kept), sorted(out)
 
 
+def spend_left(far, pairs_left, max_reps):
+    """The budget left when every configuration still short of its target
+    is out of reach: far maps such a configuration to (pairs done, pairs
+    needed); one more pair each goes to the nearest (fewest more pairs
+    needed), as many as pairs_left holds, none past max_reps.  Returns
+    them, sorted."""
+    near = sorted((k for k in far if far[k][0] < max_reps),
+                  key=lambda k: (far[k][1] - far[k][0], k))
+    return sorted(near[:max(int(pairs_left), 0)])
+
+
 def parse_ci(text):
     """'LEVEL,WIDTH' -> (level, width), or ValueError naming what is allowed."""
     allowed = "allowed LEVEL,WIDTH with LEVEL 50..99.9 (%) and WIDTH 0.1..50 (+-%), e.g. 95,3"

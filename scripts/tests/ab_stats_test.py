@@ -170,6 +170,12 @@ def out_of_reach_rule():
     same(S.in_reach(short, 200, 20), (["a", "c"], ["b", "d"]))
     same(S.in_reach(short, 0, 60), ([], ["a", "b", "c", "d"]))
     same(S.in_reach({"a": (9, 9)}, 1, 20), (["a"], []))   # needs one more at most
+    # every pair out of reach: the budget left goes to the nearest, one pair
+    # each, as many as it holds, none at max-reps
+    same(S.spend_left(short, 2, 60), ["a", "c"])
+    same(S.spend_left(short, 3.9, 60), ["a", "b", "c"])
+    same(S.spend_left(short, 0.5, 60), [])
+    same(S.spend_left({"a": (20, 25), "b": (6, 40)}, 5, 20), ["b"])
 
 
 @test
