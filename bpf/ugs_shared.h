@@ -1,52 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * udpgso_stats (BPF): what the BPF programs and the userspace tool share.
- * The counters are the module's (kmod/ugs.h), in the same order, with the
- * same names (ugs_names.h) and meanings.
+ * The counters are the module's, in the same order, with the same names
+ * and meanings: kmod/ugs_counters.h, the one list of both.
  * Included after vmlinux.h in BPF, after <linux/types.h> in userspace.
  */
 #ifndef _UGS_SHARED_H
 #define _UGS_SHARED_H
 
-enum ugs_counter {
-	UGS_TX_SKBS,
-	UGS_TX_GSO_SKBS,
-	UGS_TX_GSO_UDP_L4_SKBS,
-	UGS_TX_GSO_TCP_SKBS,
-	UGS_TX_GSO_FRAGLIST_SKBS,
-	UGS_TX_GSO_SEGS,
-	UGS_TX_GSO_SEGS_UNKNOWN_SKBS,
-	UGS_TX_DEV_SKBS,
-	UGS_TX_DEV_GSO_SKBS,
-	UGS_TX_SW_SEGMENTED_SKBS,
-	UGS_TX_SW_SEGMENTS,
-	UGS_TX_SW_SEGMENT_ERRORS,
-	UGS_RX_GRO_IN,
-	UGS_RX_SKBS,
-	UGS_RX_GSO_SKBS,
-	UGS_RX_GRO_COALESCED_SKBS,
-	UGS_RX_GRO_COALESCED_SEGS,
-	UGS_RX_GRO_FRAGLIST_SKBS,
-	UGS_RX_GSO_PASSTHROUGH_SKBS,
-	UGS_RX_GSO_TCP_SKBS,
-	UGS_RX_GSO_TCP_SEGS,
-	UGS_RX_SW_SEGMENTED_SKBS,
-	UGS_RX_SW_SEGMENTS,
-	UGS_RX_SW_SEGMENT_ERRORS,
-	UGS_RX_UDP_QUEUE_FAILS,
-	UGS_OTHER_SW_SEGMENTED_SKBS,
-	UGS_OTHER_SW_SEGMENTS,
-	UGS_OTHER_SW_SEGMENT_ERRORS,
-	UGS_NR_COUNTERS
-};
-
-/* gso_segs histogram: bucket i counts skbs of i segments, the last "or more" */
-#define UGS_HIST_MAX	256
-enum ugs_hist {
-	UGS_HIST_TX,
-	UGS_HIST_RX,
-	UGS_NR_HIST
-};
+#include "../kmod/ugs_counters.h"
 
 /* one per CPU (a BPF_MAP_TYPE_PERCPU_ARRAY of one element) */
 struct ugs_stats {

@@ -12,46 +12,7 @@
 #include <linux/u64_stats_sync.h>
 #include <linux/netdevice.h>
 #include <linux/seq_file.h>
-
-enum ugs_counter {
-	UGS_TX_SKBS,
-	UGS_TX_GSO_SKBS,
-	UGS_TX_GSO_UDP_L4_SKBS,
-	UGS_TX_GSO_TCP_SKBS,
-	UGS_TX_GSO_FRAGLIST_SKBS,
-	UGS_TX_GSO_SEGS,
-	UGS_TX_GSO_SEGS_UNKNOWN_SKBS,
-	UGS_TX_DEV_SKBS,
-	UGS_TX_DEV_GSO_SKBS,
-	UGS_TX_SW_SEGMENTED_SKBS,
-	UGS_TX_SW_SEGMENTS,
-	UGS_TX_SW_SEGMENT_ERRORS,
-	UGS_RX_GRO_IN,
-	UGS_RX_SKBS,
-	UGS_RX_GSO_SKBS,
-	UGS_RX_GRO_COALESCED_SKBS,
-	UGS_RX_GRO_COALESCED_SEGS,
-	UGS_RX_GRO_FRAGLIST_SKBS,
-	UGS_RX_GSO_PASSTHROUGH_SKBS,
-	UGS_RX_GSO_TCP_SKBS,
-	UGS_RX_GSO_TCP_SEGS,
-	UGS_RX_SW_SEGMENTED_SKBS,
-	UGS_RX_SW_SEGMENTS,
-	UGS_RX_SW_SEGMENT_ERRORS,
-	UGS_RX_UDP_QUEUE_FAILS,
-	UGS_OTHER_SW_SEGMENTED_SKBS,
-	UGS_OTHER_SW_SEGMENTS,
-	UGS_OTHER_SW_SEGMENT_ERRORS,
-	UGS_NR_COUNTERS
-};
-
-/* histogram of gso_segs: bucket i counts skbs of i segments, the last one "or more" */
-#define UGS_HIST_MAX	256
-enum ugs_hist {
-	UGS_HIST_TX,
-	UGS_HIST_RX,
-	UGS_NR_HIST
-};
+#include "ugs_counters.h"
 
 /* what a reset zeroes: counters and histograms together */
 struct ugs_block {
