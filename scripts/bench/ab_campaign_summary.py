@@ -95,6 +95,17 @@ def pairs(r):
     return [p for p in r.get("ab") or [] if p.get("ci")]
 
 
+def outlier_line(rs):
+    """How many pairs name an outlier, for intervals that kept them in the
+    verdict (those with ci.robust, the interval without them: since
+    results/ab-2026-11-25c; before, outliers were left out)."""
+    ps = [p for r in rs for p in pairs(r) if "robust" in p["ci"]]
+    n = sum(1 for p in ps if p["ci"].get("outliers"))
+    if not ps:
+        return []
+    return ["- pairs with a named outlier (kept in their verdict): %d of %d" % (n, len(ps))]
+
+
 def load(r):
     """The run's load average (1 min) at its start and end: 'S -> E'."""
     la = r.get("loadavg") or {}
@@ -148,6 +159,7 @@ def aa(rs):
     if hw:
         L.append("- half-widths: median ±%.1f%%, worst ±%.1f%%; within ±3%%: %d of %d" % (
             statistics.median(hw), max(hw), sum(1 for x in hw if x <= 3), len(hw)))
+    L += outlier_line(rs)
     L += secondary(rs, "A/A")
     for r in rs:
         called = ["%s->%s %.3f" % (p["tx_mode"], p["rx_mode"], p["ci"]["ratio"])
@@ -206,6 +218,7 @@ def known(rs, true):
              + by_load(rs, lambda p: p["ci"]["real"] and p["ci"]["ratio"] < 1.0))
     L.append("- covered, by load: " + by_load(rs, lambda p: p["ci"]["lo"] <= true
                                               <= p["ci"]["hi"]))
+    L += outlier_line(rs)
     L += secondary(rs, "known", true)
     for r in rs:
         L.append("  - %s (load %s): %s" % (r["_dir"], load(r), "; ".join(
