@@ -214,6 +214,23 @@ def campaign_false_call_is_not_called():
     same(S.verdict(iv, True)[2], False)
 
 
+@test
+def campaign_false_call_from_its_raw_logs():
+    # the same run read from its committed raw logs (ab_campaign_summary.py
+    # --recompute's path): the six pairs above, and no call in the run
+    import ab_campaign_summary
+    d = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(
+        __file__)))), "results", "ab-2026-11-25b", "campaign", "aa", "20261125T104704Z-vm-aa")
+    r = {}
+    ab_campaign_summary.recompute(r, d)
+    ab = {(a["tx_mode"], a["rx_mode"]): a for a in r["ab"]}
+    iv = ab[("gso-cmsg", "plain")]["ci"]["rx_MBps"]
+    ratios = [CAMPAIGN_AA_A[k] / CAMPAIGN_AA_B[k] for k in sorted(CAMPAIGN_AA_A)]
+    close(iv["ratio"], math.exp(sum(math.log(x) for x in ratios) / 6), 1e-4)
+    same((iv["n"], iv["outliers"], iv["holm"]), (6, [6], False))
+    same([a["ci"]["rx_MBps"]["holm"] for a in r["ab"]], [False, False])
+
+
 def aa_false_call_rate(dist, n, draws, per_run=1, rule="current"):
     import ab_aa_sim
     return ab_aa_sim.false_calls(rule, dist, n, draws, 7, per_run)
