@@ -31,10 +31,11 @@ of n - 1 degrees of freedom assumes: on simulated A/A pairs of 6 a 5% test
 called 8.9% of normal ones and 8.1% of heavy-tailed ones (t, 3 df) real
 that way, against 5.1% and 4.2% on all pairs (ab_aa_sim.py, committed in
 results/ab-2026-11-25c/aa_sim.md; ab_stats_test.py "aa false calls ...").
-The one false call of results/ab-2026-11-25b's A/A campaign was such a case.  A pair in which either slice had steal time above
-STEAL_MAX of its CPU time is "disturbed": left out of the interval and
-named; that rule reads the CPU accounting, not the ratio, so it is decided
-before the result is seen.
+The one false call of results/ab-2026-11-25b's A/A campaign was such a case.
+
+A pair in which either slice had steal time above STEAL_MAX of its CPU time
+is "disturbed": left out of the interval and named; that rule reads the CPU
+accounting, not the ratio, so it is decided before the result is seen.
 
     ab_stats.py interval RATIO...   the interval of some paired ratios A/B
 """
