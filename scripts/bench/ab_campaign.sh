@@ -34,6 +34,7 @@
 #                  duty cycle spreads the runs over the hour on a shared machine
 set -u
 . "$(dirname "$0")/../lib.sh"
+. "$UG_TOP/scripts/bench/ab_opts.sh"
 argv0="$*"
 
 usage() {
@@ -58,8 +59,7 @@ while [ $# -gt 0 ]; do
 		"--until HH:MM, --out DIR, --tx LIST, --rx LIST, --budget SECS, --gap SECS (-h: usage)" ;;
 	esac
 done
-case "$rounds" in '' | 0 | *[!0-9]*) ug_die "--rounds '$rounds': allowed 1..100" ;; esac
-[ "$rounds" -le 100 ] || ug_die "--rounds $rounds: allowed 1..100"
+ab_count_check --rounds "$rounds" 100
 [[ "$rate" =~ ^[0-9]+(\.[0-9]+)?[kMG]?B?$ ]] ||
 	ug_die "--rate '$rate': allowed NUMBER[k|M|G] bit/s, with a B suffix bytes/s (udpgso_ab.sh --rate)"
 [ -z "$until" ] || [[ "$until" =~ ^[0-2][0-9]:[0-5][0-9]$ ]] ||
@@ -73,22 +73,13 @@ common=()
 [ -z "$txl" ] || common+=(--tx "$txl")
 [ -z "$rxl" ] || common+=(--rx "$rxl")
 [ -z "$budget" ] || common+=(--budget "$budget")
-kl=()
-IFS=, read -r -a kl <<<"$kinds"
-[ ${#kl[@]} -gt 0 ] || ug_die "--kinds '$kinds': allowed a list of default, aa, known"
-for k in "${kl[@]}"; do
-	case "$k" in
-	default | aa | known) ;;
-	*) ug_die "--kinds: '$k' unknown, allowed default, aa, known" ;;
-	esac
-done
-[ -n "$out" ] || out=$UG_TOP/results/ab-campaign-$(date -u +%Y-%m-%d)
-mkdir -p "$out" || ug_die "--out '$out': cannot create"
+ab_list_check --kinds "$kinds" default aa known
+kl=("${ab_list[@]}")
+ab_out_dir ab-campaign
 AB=$UG_TOP/scripts/bench/udpgso_ab.sh
 AA=(--ab tx:tx-udp-segmentation=on tx:tx-udp-segmentation=on)
 log=$out/campaign.log
-echo "# $(date -u '+%F %T') UTC: $ug_prog $argv0 (rounds $rounds, kinds $kinds, rate $rate)" \
-	"tree $(git -C "$UG_TOP" rev-parse --short HEAD 2>/dev/null)" >>"$log"
+ab_log_head "$log" "$argv0" "rounds $rounds, kinds $kinds, rate $rate"
 for ((i = 1; i <= rounds; i++)); do
 	for k in "${kl[@]}"; do
 		if [ -n "$until" ] && [[ "$(date -u +%H:%M)" > "$until" ]]; then
@@ -102,12 +93,7 @@ for ((i = 1; i <= rounds; i++)); do
 		esac
 		[ "$k" = default ] || args+=("${common[@]}")
 		mkdir -p "$out/$k"
-		{
-			echo "## round $i $k $(date -u '+%F %T') UTC load $(cut -d' ' -f1-3 /proc/loadavg)"
-			echo "## command: $AB ${args[*]} --no-plots --out $out/$k"
-		} >>"$log"
-		"$AB" "${args[@]}" --no-plots --out "$out/$k" >>"$log" 2>&1
-		echo "## exit $? at $(date -u '+%F %T') UTC load $(cut -d' ' -f1-3 /proc/loadavg)" >>"$log"
+		ab_logged_run "$log" "round $i $k" "$AB" "${args[@]}" --no-plots --out "$out/$k"
 		[ "$gap" = 0 ] || sleep "$gap"
 	done
 done

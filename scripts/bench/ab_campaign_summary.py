@@ -3,7 +3,13 @@
 """udpgso-lab: the campaigns of ab_campaign.sh, judged against issue 26's
 targets, from the results directories under DIR/{default,aa,known}/.
 
-    ab_campaign_summary.py DIR [--true 0.97]
+    ab_campaign_summary.py DIR [--true 0.97] [--recompute]
+
+--recompute: the slices runs' pair intervals and verdicts are computed
+again from their raw logs (raw/*.log, run.conf) with this tree's
+ab_report.py and ab_stats.py, not read from their results.json: a
+campaign judged again under a changed rule without running it again (the
+repetitions each run took stay those its rules of the day chose).
 
 A/A: at most 5% of pairs called "real", at most 1 run in 20 with any false
 call; known effect (A at 97% of B): found (real, A slower) in at least 80%
@@ -19,7 +25,19 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 
-def runs_of(d):
+def recompute(r, d):
+    """r["ab"] again from the raw logs of the slices run in d."""
+    import ab_report
+    from ab_rawlog import read_conf
+    conf = read_conf(os.path.join(d, "run.conf"))
+    runs = [ab_report.one_run(p, conf) for p in sorted(glob.glob(os.path.join(d, "raw",
+                                                                             "*.log")))]
+    _, ab = ab_report.aggregate(runs, conf["settings"].split(), ab_report.ci_opts(conf))
+    ab_report.mark_out_of_reach(ab, ab_report.read_out_of_reach(d))
+    r["ab"] = ab
+
+
+def runs_of(d, again=False):
     out = []
     for p in sorted(glob.glob(os.path.join(d, "*", "results.json"))):
         try:
@@ -36,6 +54,8 @@ def runs_of(d):
             except (OSError, KeyError, ValueError):
                 pass
         if r.get("method") != "inrun":
+            if again:
+                recompute(r, os.path.dirname(p))
             for a in r.get("ab") or []:
                 slices_ci(a)
         out.append(r)
@@ -73,6 +93,17 @@ def span(rs):
 
 def pairs(r):
     return [p for p in r.get("ab") or [] if p.get("ci")]
+
+
+def outlier_line(rs):
+    """How many pairs name an outlier, for intervals that kept them in the
+    verdict (those with ci.robust, the interval without them: since
+    results/ab-2026-11-25c; before, outliers were left out)."""
+    ps = [p for r in rs for p in pairs(r) if "robust" in p["ci"]]
+    n = sum(1 for p in ps if p["ci"].get("outliers"))
+    if not ps:
+        return []
+    return ["- pairs with a named outlier (kept in their verdict): %d of %d" % (n, len(ps))]
 
 
 def load(r):
@@ -128,6 +159,7 @@ def aa(rs):
     if hw:
         L.append("- half-widths: median ±%.1f%%, worst ±%.1f%%; within ±3%%: %d of %d" % (
             statistics.median(hw), max(hw), sum(1 for x in hw if x <= 3), len(hw)))
+    L += outlier_line(rs)
     L += secondary(rs, "A/A")
     for r in rs:
         called = ["%s->%s %.3f" % (p["tx_mode"], p["rx_mode"], p["ci"]["ratio"])
@@ -186,6 +218,7 @@ def known(rs, true):
              + by_load(rs, lambda p: p["ci"]["real"] and p["ci"]["ratio"] < 1.0))
     L.append("- covered, by load: " + by_load(rs, lambda p: p["ci"]["lo"] <= true
                                               <= p["ci"]["hi"]))
+    L += outlier_line(rs)
     L += secondary(rs, "known", true)
     for r in rs:
         L.append("  - %s (load %s): %s" % (r["_dir"], load(r), "; ".join(
@@ -223,14 +256,19 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("dir")
     ap.add_argument("--true", type=float, default=0.97)
+    ap.add_argument("--recompute", action="store_true",
+                    help="the slices runs' intervals again from their raw logs, with this "
+                    "tree's rules")
     a = ap.parse_args(argv)
     if not os.path.isdir(a.dir):
         print("ab_campaign_summary.py: '%s': no such directory" % a.dir, file=sys.stderr)
         return 1
     L = ["# A/B campaigns: %s" % a.dir, ""]
-    L += default(runs_of(os.path.join(a.dir, "default")))
-    L += aa(runs_of(os.path.join(a.dir, "aa")))
-    L += known(runs_of(os.path.join(a.dir, "known")), a.true)
+    if a.recompute:
+        L += ["Intervals and verdicts computed again from the raw logs (--recompute).", ""]
+    L += default(runs_of(os.path.join(a.dir, "default"), a.recompute))
+    L += aa(runs_of(os.path.join(a.dir, "aa"), a.recompute))
+    L += known(runs_of(os.path.join(a.dir, "known"), a.recompute), a.true)
     print("\n".join(L))
     return 0
 

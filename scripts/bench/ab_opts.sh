@@ -1,7 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # udpgso-lab: the interval and fixed-rate options of scripts/bench/udpgso_ab.sh
 # (sourced by it; functions only): checking --ci and --rate, the device's
-# speed, pacing with a tbf qdisc, and a pair's capacity from its warm-up.
+# speed, pacing with a tbf qdisc, and a pair's capacity from its warm-up;
+# and the options and log of the sessions of many udpgso_ab.sh runs
+# (sourced by ab_campaign.sh and ab_tune.sh): a count, a list of words, the
+# output directory, the log's head and one logged run.
 # shellcheck shell=bash
 
 CI_ALLOWED="allowed LEVEL,WIDTH with LEVEL 50..99.9 (%) and WIDTH 0.1..50 (+-%), e.g. 95,3, or off"
@@ -72,4 +75,57 @@ warm_capacity() {
 		if [ -z "$min" ] || [ "$v" -lt "$min" ]; then min=$v; fi
 	done
 	echo "${min:-0}"
+}
+
+# ---- the sessions of many udpgso_ab.sh runs (ab_campaign.sh, ab_tune.sh) -------------
+
+# ab_count_check OPT VALUE MAX: VALUE an integer 1..MAX, else one line and exit 1
+ab_count_check() {
+	case "$2" in '' | 0 | *[!0-9]*) ug_die "$1 '$2': allowed 1..$3" ;; esac
+	[ "$2" -le "$3" ] || ug_die "$1 $2: allowed 1..$3"
+}
+
+# ab_list_check OPT LIST WORD...: LIST comma-separated, not empty, each of
+# its items one of the WORDs, else one line and exit 1; sets ab_list (array)
+ab_list_check() {
+	local opt=$1 list=$2 w ok allowed
+	shift 2
+	allowed=$(IFS=,; echo "$*")
+	allowed=${allowed//,/, }
+	ab_list=()
+	IFS=, read -r -a ab_list <<<"$list"
+	[ ${#ab_list[@]} -gt 0 ] || ug_die "$opt '$list': allowed a list of $allowed"
+	for w in "${ab_list[@]}"; do
+		ok=
+		case " $* " in *" $w "*) ok=1 ;; esac
+		[ -n "$ok" ] || ug_die "$opt: '$w' unknown, allowed $allowed"
+	done
+}
+
+# ab_out_dir NAME: out (the --out DIR) or results/NAME-DATE, created
+ab_out_dir() {
+	[ -n "$out" ] || out=$UG_TOP/results/$1-$(date -u +%Y-%m-%d)
+	mkdir -p "$out" || ug_die "--out '$out': cannot create"
+}
+
+# ab_log_head LOG ARGV WHAT: the session's first line in LOG: when, the
+# command line, WHAT (its settings) and the tree
+ab_log_head() {
+	local tree
+	tree=$(git -C "$UG_TOP" rev-parse --short HEAD 2>/dev/null)
+	echo "# $(date -u '+%F %T') UTC: $ug_prog $2 ($3) tree $tree" >>"$1"
+}
+
+# ab_logged_run LOG WHAT CMD...: CMD with its stdout and stderr appended to
+# LOG, between a line with WHAT, the time and the load, and its command
+# line, and a line with its exit status, the time and the load
+ab_logged_run() {
+	local log=$1 what=$2
+	shift 2
+	{
+		echo "## $what $(date -u '+%F %T') UTC load $(cut -d' ' -f1-3 /proc/loadavg)"
+		echo "## command: $*"
+	} >>"$log"
+	"$@" >>"$log" 2>&1
+	echo "## exit $? at $(date -u '+%F %T') UTC load $(cut -d' ' -f1-3 /proc/loadavg)" >>"$log"
 }

@@ -360,9 +360,10 @@ def interval_info(conf, opts, ab):
             "half_pct_median": ab_stats.median(widths),
             "reached": sum(1 for a in ab if a.get("target_reached")),
             "outlier_rule": "modified z-score of ln(A/B) > %.1f (n >= %d, at most "
-                            "%d%% of pairs)" % (ab_stats.OUTLIER_Z,
-                                                ab_stats.OUTLIER_MIN_N,
-                                                100 * ab_stats.OUTLIER_MAX_SHARE),
+                            "%d%% of pairs): named and kept in the interval and the "
+                            "verdict; the interval without them is ci.robust, which no "
+                            "verdict reads" % (ab_stats.OUTLIER_Z, ab_stats.OUTLIER_MIN_N,
+                                               100 * ab_stats.OUTLIER_MAX_SHARE),
             "out_of_reach_rule": "from %d pairs on, a pair whose interval needs more pairs "
                                  "(at its sd so far) than max-reps or than the rest of the "
                                  "budget gives it, after the pairs nearer their target, "

@@ -89,11 +89,23 @@ def headline(res):
         L.append("")
     dist = sum(len(a["ci"][metric]["disturbed"]) for a in ab)
     outl = sum(len(a["ci"][metric]["outliers"]) for a in ab)
-    if dist or outl:
-        L.append("Left out of the intervals: %d pair(s) disturbed by steal time, %d outlier "
-                 "pair(s) (rules in results.json `interval`)." % (dist, outl))
+    if dist:
+        L.append("Left out of the intervals: %d pair(s) disturbed by steal time (rule in "
+                 "results.json `interval`)." % dist)
+        L.append("")
+    if outl:
+        L.append("Outliers: %d pair(s), named in the table and kept in the intervals and "
+                 "the verdicts; without them: %s." % (outl, "; ".join(
+                     "%s %s" % (pair_name(a), fmt_robust(a["ci"][metric]["robust"]))
+                     for a in ab if a["ci"][metric].get("robust"))))
         L.append("")
     return L
+
+
+def fmt_robust(rob):
+    """The interval without the outliers, as shown beside the verdict."""
+    return "A/B %.3f [%.3f-%.3f] (%d pairs, p = %.2g; not a verdict)" % (
+        rob["ratio"], rob["lo"], rob["hi"], rob["n"], rob["p"])
 
 
 def ci_table(res):
@@ -104,6 +116,7 @@ def ci_table(res):
     ci = res["interval"]
     L = ["Intervals (%g%% paired t on ln(A/B); ±%% = half-width; MDE = the smallest "
          "difference the run could have seen, at %.0f%% power; pairs used / reps taken; "
+         "outliers: named, kept in the interval; "
          "target %s):" % (ci["level"], 100 * ab_stats.POWER,
                           "±%g%%" % ci["target_pct"] if ci["target_pct"] is not None
                           else "none (fixed -n)"), "",

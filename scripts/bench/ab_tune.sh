@@ -28,6 +28,7 @@
 #   --out DIR       default results/ab-tune-DATE
 set -u
 . "$(dirname "$0")/../lib.sh"
+. "$UG_TOP/scripts/bench/ab_opts.sh"
 argv0="$*"
 
 rounds=3 budget=20 configs=200x2,200x8,500x2,500x4,1000x1,1000x2,slices
@@ -44,8 +45,7 @@ while [ $# -gt 0 ]; do
 		"--cases LIST, --out DIR (-h: usage)" ;;
 	esac
 done
-case "$rounds" in '' | 0 | *[!0-9]*) ug_die "--rounds '$rounds': allowed 1..20" ;; esac
-[ "$rounds" -le 20 ] || ug_die "--rounds $rounds: allowed 1..20"
+ab_count_check --rounds "$rounds" 20
 case "$budget" in '' | *[!0-9]*) ug_die "--budget '$budget': allowed 10..600" ;; esac
 [ "$budget" -ge 10 ] && [ "$budget" -le 600 ] || ug_die "--budget $budget: allowed 10..600"
 IFS=, read -r -a cl <<<"$configs"
@@ -59,17 +59,12 @@ for c in "${cl[@]}"; do
 		ug_die "--configs: window $w in '$c': allowed 100..10000 ms, a multiple of 100"
 	[ "$p" -ge 1 ] && [ "$p" -le 20 ] || ug_die "--configs: pairs $p in '$c': allowed 1..20"
 done
-IFS=, read -r -a kl <<<"$cases"
-[ ${#kl[@]} -gt 0 ] || ug_die "--cases '$cases': allowed a list of flag, aa, gso"
-for k in "${kl[@]}"; do
-	case "$k" in flag | aa | gso) ;; *) ug_die "--cases: '$k' unknown, allowed flag, aa, gso" ;; esac
-done
-[ -n "$out" ] || out=$UG_TOP/results/ab-tune-$(date -u +%Y-%m-%d)
-mkdir -p "$out" || ug_die "--out '$out': cannot create"
+ab_list_check --cases "$cases" flag aa gso
+kl=("${ab_list[@]}")
+ab_out_dir ab-tune
 AB=$UG_TOP/scripts/bench/udpgso_ab.sh
 log=$out/tune.log
-echo "# $(date -u '+%F %T') UTC: $ug_prog $argv0 (rounds $rounds, budget $budget, configs $configs," \
-	"cases $cases) tree $(git -C "$UG_TOP" rev-parse --short HEAD 2>/dev/null)" >>"$log"
+ab_log_head "$log" "$argv0" "rounds $rounds, budget $budget, configs $configs, cases $cases"
 for ((i = 1; i <= rounds; i++)); do
 	# rotate the configurations' order by one per round
 	k=$(((i - 1) % ${#cl[@]}))
@@ -90,14 +85,7 @@ for ((i = 1; i <= rounds; i++)); do
 			args+=(--ci 95,0.1 --max-reps 200 --budget "$budget" --no-plots
 				--label "tune-$c-$k-r$i" --out "$out/cells")
 			mkdir -p "$out/cells"
-			{
-				echo "## round $i config $c case $k $(date -u '+%F %T') UTC" \
-					"load $(cut -d' ' -f1-3 /proc/loadavg)"
-				echo "## command: $AB ${args[*]}"
-			} >>"$log"
-			"$AB" "${args[@]}" >>"$log" 2>&1
-			echo "## exit $? at $(date -u '+%F %T') UTC load $(cut -d' ' -f1-3 /proc/loadavg)" \
-				>>"$log"
+			ab_logged_run "$log" "round $i config $c case $k" "$AB" "${args[@]}"
 		done
 	done
 done

@@ -7,7 +7,9 @@ medians over its runs that passed, the A/B paired ratios of the
 repetitions both sides have, cost per GiB, the address families kept
 apart; the per-skb counters by side and the cross-check that takes the
 sender's for what was sent and the receiver's for what was read (each
-read on the other host is flagged).  One PASS/FAIL line per test
+read on the other host is flagged); an outlier pair kept in the interval
+and the verdict, named in summary.md with the interval without it beside
+(not a verdict).  One PASS/FAIL line per test
 (ab_report_test.sh makes them TAP)."""
 import argparse
 import os
@@ -135,6 +137,34 @@ def aggregate_paired_ratios_of_common_repetitions():
          {1: 2.0, 2: 3.0})
     same(e["stopped_by"], "fixed reps (-n)")
 
+
+
+@test
+def outlier_kept_in_the_verdict_and_named():
+    # 6 pairs, A 2% faster in 5 of them, one pair far off the other way: the
+    # interval and "real" are on all 6 (not real), the summary names the
+    # outlier and shows the 5-pair interval beside it, not as the verdict
+    import ab_summary
+    mb = {1: (102.0, 100.0), 2: (102.5, 100.0), 3: (101.8, 100.0), 4: (102.2, 100.0),
+          5: (101.9, 100.0), 6: (60.0, 100.0)}
+    runs = [run(s, rep, ab[i], 1.0, GIB) for rep, ab in mb.items()
+            for i, s in enumerate("AB")]
+    _, ab = R.aggregate(runs, ["A", "B"], OPTS)
+    iv = ab[0]["ci"]["rx_MBps"]
+    same((iv["n"], iv["outliers"], iv["reps_used"]), (6, [6], [1, 2, 3, 4, 5, 6]))
+    same((iv["excludes_1"], iv["holm"]), (False, False))
+    same(iv["robust"]["n"], 5)
+    same(S.verdict(iv, True)[2], False)
+    res = {"ab": ab, "settings": {"A": "x", "B": "y"}, "label": "t", "rate": None,
+           "interval": {"level": 95.0, "target_pct": None, "budget_s": None},
+           "timing": {"wall_s": 1.0}}
+    text = "\n".join(ab_summary.headline(res))
+    for want in ("no difference shown", "6 pairs", "Outliers: 1 pair(s)",
+                 "kept in the intervals and the verdicts",
+                 "A/B %.3f [%.3f-%.3f] (5 pairs" % (iv["robust"]["ratio"], iv["robust"]["lo"],
+                                                   iv["robust"]["hi"])):
+        if want not in text:
+            raise AssertionError("summary lacks %r:\n%s" % (want, text))
 
 
 @test

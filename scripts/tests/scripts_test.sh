@@ -126,8 +126,7 @@ check_results() { python3 "$UG_TOP/scripts/tests/ab_results_check.py" "$@"; }
 # one side only is checked, and fails
 sides_args() {
 	local src
-	src=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["counters_source"])' \
-		"$1/results.json" 2>/dev/null)
+	src=$(ug_jget "$1/results.json" counters_source 2>/dev/null)
 	case "$src" in
 	tx:none,rx:none | none | kmod)
 		echo "# per-skb counters not on both sides (counters_source $src): not checked" >&2 ;;
