@@ -138,8 +138,11 @@ st_check() {
 	# comparable.  Skips of the others cannot change rx_gro_in or the
 	# coalesced counts: named only (consume_skb/kfree_skb, whose runs in
 	# process context a softirq made the kernel skip, are not loaded here)
+	# (issue 25) a GRO skb of the port's not seen at netif_receive_skb: not
+	# merged away, not counted there (dropped, or a program run not made)
 	if grep -Eq '^# skipped prog (napi_gro_|netif_receive_skb)' <<<"$c" ||
-		! grep -q 'mark updates failed 0 ' <<<"$c"; then
+		! grep -q 'mark updates failed 0 ' <<<"$c" ||
+		! grep -q 'gro skbs not seen at netif_receive_skb 0,' <<<"$c"; then
 		echo "counters incomplete: $(grep '^# skipped' <<<"$c" | sed 's/^# //' | tr '\n' ' ')"
 		return
 	fi

@@ -87,6 +87,20 @@ __u64 ugs_mark_full;		/* of which: the map was full (E2BIG) */
 __u64 ugs_rej[UGS_NR_REJ];
 /* marks deleted because GRO merged (or consumed) their skb: never counted */
 __u64 ugs_mark_merged;
+/*
+ * issue 25: the filter's skbs that entered GRO (rx_gro_in) and were neither
+ * merged away nor seen at netif_receive_skb.  Every mark of such an skb is
+ * "held" (ugs_mark.held): ugs_held_in counts them put, ugs_held_out taken
+ * (netif_receive_skb), deleted (merged at the _exit) or replaced; a mark
+ * replaced while still held (its skb was freed without a netif_receive_skb
+ * run of ours: GRO dropped it, or the kernel never ran the program on it)
+ * is also counted in ugs_held_lost.  The tool reports in - out (since the
+ * reset) + lost as skbs not seen at netif_receive_skb: 0 once the traffic is
+ * through, else the counters are incomplete, never silently short.
+ */
+__u64 ugs_held_in;
+__u64 ugs_held_out;
+__u64 ugs_held_lost;
 
 /* a tx queue pass at one depth, until a nested pass replaces it */
 struct ugs_txq {
@@ -141,6 +155,7 @@ struct {
 struct ugs_mark {
 	__u64 head;
 	__u64 when;
+	__u64 held;	/* 1: an skb of the filter's, in ugs_held_in */
 };
 
 struct {
@@ -426,138 +441,7 @@ static __always_inline bool ugs_rx_repeat(const struct sk_buff *skb)
 	return tunnel;
 }
 
-static __always_inline void ugs_put_mark(const struct sk_buff *skb)
-{
-	struct ugs_mark mk;
-	__u64 key = (__u64)skb;
-	long err;
-
-	mk.head = (__u64)skb->head;
-	mk.when = bpf_ktime_get_ns();
-	if (!ugs_marks_used)
-		ugs_marks_used = 1;
-	err = bpf_map_update_elem(&ugs_marks, &key, &mk, BPF_ANY);
-	if (err) {
-		__sync_fetch_and_add(&ugs_mark_put_errors, 1);
-		if (err == -E2BIG)
-			__sync_fetch_and_add(&ugs_mark_full, 1);
-	}
-}
-
-static __always_inline int ugs_gro_entry(const struct sk_buff *skb, bool rc)
-{
-	struct ugs_gso g;
-
-	if (ugs_empty)
-		return 0;
-	/* derived: GRO merges count wherever they happen, so any entry is marked */
-	if (ugs_derived_gro) {
-		struct ugs_state *st = ugs_st();
-
-		ugs_gso_of(skb, &g, rc);
-		if (!g.size)
-			ugs_put_mark(skb);
-		if (st) {
-			st->gro_skb = g.size ? 0 : (__u64)skb;
-			st->gro_head = (__u64)skb->head;
-		}
-	}
-	/* after eth_type_trans(): skb->data is the network header */
-	if (!ugs_rx_repeat(skb) && ugs_match(skb, skb->data))
-		ugs_inc(ugs_this(), UGS_RX_GRO_IN);
-	return 0;
-}
-
-SEC("tp_btf/napi_gro_receive_entry")
-int BPF_PROG(ugs_napi_gro_receive_entry, const struct sk_buff *skb)
-{
-	return ugs_gro_entry(skb, false);
-}
-
-SEC("tp_btf/napi_gro_receive_entry")
-int BPF_PROG(ugs_napi_gro_receive_entry_rc, const struct sk_buff *skb)
-{
-	return ugs_gro_entry(skb, true);
-}
-
-SEC("tp_btf/napi_gro_frags_entry")
-int BPF_PROG(ugs_napi_gro_frags_entry, const struct sk_buff *skb)
-{
-	return ugs_gro_entry(skb, false);
-}
-
-SEC("tp_btf/napi_gro_frags_entry")
-int BPF_PROG(ugs_napi_gro_frags_entry_rc, const struct sk_buff *skb)
-{
-	return ugs_gro_entry(skb, true);
-}
-
-/*
- * derived: GRO is done with the skb of the _entry tracepoint.  Merged into
- * another (GRO_MERGED, GRO_MERGED_FREE) or consumed (GRO_CONSUMED), it never
- * reaches netif_receive_skb: its mark goes now (a freed skb's address may be
- * marked again by another CPU meanwhile: only a mark of the same head)
- */
-static __always_inline int ugs_gro_exit(int ret)
-{
-	struct ugs_state *st;
-	struct ugs_mark *mk;
-	__u64 key;
-
-	if (ugs_empty || !ugs_derived_gro)
-		return 0;
-	st = ugs_st();
-	if (!st || !st->gro_skb)
-		return 0;
-	key = st->gro_skb;
-	st->gro_skb = 0;
-	if (ret != GRO_MERGED && ret != GRO_MERGED_FREE && ret != GRO_CONSUMED)
-		return 0;
-	mk = bpf_map_lookup_elem(&ugs_marks, &key);
-	if (mk && mk->head == st->gro_head && !bpf_map_delete_elem(&ugs_marks, &key))
-		__sync_fetch_and_add(&ugs_mark_merged, 1);
-	return 0;
-}
-
-SEC("tp_btf/napi_gro_receive_exit")
-int BPF_PROG(ugs_napi_gro_receive_exit, int ret)
-{
-	return ugs_gro_exit(ret);
-}
-
-SEC("tp_btf/napi_gro_frags_exit")
-int BPF_PROG(ugs_napi_gro_frags_exit, int ret)
-{
-	return ugs_gro_exit(ret);
-}
-
-/*
- * the mark of this skb (a UDP GSO one: GSO), deleted: 1 when it is fresh and
- * of the same head, -1 when refused (counted by reason), 0 when none
- */
-static __always_inline int ugs_take_mark(const struct sk_buff *skb, bool gso)
-{
-	__u64 key = (__u64)skb;
-	struct ugs_mark *mk;
-	int ok = 1;
-
-	/* no mark was ever put: nothing to look up */
-	if (!ugs_marks_used)
-		return 0;
-	mk = bpf_map_lookup_elem(&ugs_marks, &key);
-	if (!mk)
-		return 0;
-	if (mk->head != (__u64)skb->head) {
-		ok = -1;
-		ugs_reject(gso ? UGS_REJ_MARK_HEAD : UGS_REJ_MARK_LEFTOVER);
-	} else if (bpf_ktime_get_ns() - mk->when > NSEC_PER_SEC) {
-		ok = -1;
-		if (gso)
-			ugs_reject(UGS_REJ_MARK_STALE);
-	}
-	bpf_map_delete_elem(&ugs_marks, &key);
-	return ok;
-}
+#include "ugs_marks.bpf.h"	/* the GRO marks: put, merged away, taken */
 
 static __always_inline void ugs_coalesced(struct ugs_stats *s, const struct ugs_gso *g)
 {
@@ -781,7 +665,7 @@ static __always_inline int ugs_gro_complete(struct sk_buff *skb, int nhoff, int 
 	    bpf_ktime_get_ns() - mk->when <= NSEC_PER_SEC)
 		return 0;
 	ugs_coalesced(ugs_this(), &g);
-	ugs_put_mark(skb);
+	ugs_put_mark(skb, true);
 	return 0;
 }
 

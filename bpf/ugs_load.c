@@ -18,10 +18,7 @@
 
 const char * const ugs_counter_names[UGS_NR_COUNTERS] = UGS_COUNTER_NAMES_INIT;
 
-static const struct {
-	const char *kind;	/* tp_btf or fexit */
-	const char *name;	/* tracepoint or function */
-} ugs_hooks[UGS_NR_HOOKS] = {
+const struct ugs_hook_def ugs_hooks[UGS_NR_HOOKS] = {
 	[UGS_H_NET_DEV_QUEUE]		= { "tp_btf", "net_dev_queue" },
 	[UGS_H_NET_DEV_START_XMIT]	= { "tp_btf", "net_dev_start_xmit" },
 	[UGS_H_NET_DEV_XMIT]		= { "tp_btf", "net_dev_xmit" },
@@ -497,7 +494,7 @@ int ugs_read(struct ugs *u)
 }
 
 /* the kernel's count of runs of H's program it skipped (bpf_prog_info), 0 if none attached */
-static __u64 ugs_prog_misses(const struct ugs *u, int h)
+__u64 ugs_prog_misses(const struct ugs *u, int h)
 {
 	struct bpf_prog_info info = {};
 	__u32 len = sizeof(info);
@@ -507,52 +504,14 @@ static __u64 ugs_prog_misses(const struct ugs *u, int h)
 	return info.recursion_misses;
 }
 
-__u64 ugs_skips(const struct ugs *u, struct ugs_skips *k)
+__u64 ugs_held_now(const struct ugs *u)
 {
 	const struct ugs_bpf__bss *b = u->skel->bss;
-	int h;
+	/* out first: every mark taken out was put in before, so in >= out */
+	__u64 out = __atomic_load_n(&b->ugs_held_out, __ATOMIC_SEQ_CST);
+	__u64 in = __atomic_load_n(&b->ugs_held_in, __ATOMIC_SEQ_CST);
 
-	memset(k, 0, sizeof(*k));
-	for (h = 0; h < UGS_NR_HOOKS; h++) {
-		k->miss[h] = ugs_prog_misses(u, h) - u->miss0[h];
-		k->misses += k->miss[h];
-	}
-	k->put_errors = b->ugs_mark_put_errors;
-	k->full = b->ugs_mark_full;
-	return k->misses + k->put_errors;
-}
-
-void ugs_print_skips(const struct ugs *u, FILE *out)
-{
-	struct ugs_skips k;
-	__u64 n = ugs_skips(u, &k);
-	int h;
-
-	fprintf(out, "# skipped: %s: recursion_misses %llu, mark updates failed %llu (map full "
-		"%llu), marks evicted none (hash map)\n", n ? "INCOMPLETE" : "none",
-		(unsigned long long)k.misses, (unsigned long long)k.put_errors,
-		(unsigned long long)k.full);
-	for (h = 0; h < UGS_NR_HOOKS; h++)
-		if (k.miss[h])
-			fprintf(out, "# skipped prog %s recursion_misses %llu\n", ugs_hooks[h].name,
-				(unsigned long long)k.miss[h]);
-}
-
-void ugs_print_progs(const struct ugs *u, FILE *out)
-{
-	int h;
-
-	for (h = 0; h < UGS_NR_HOOKS; h++) {
-		struct bpf_prog_info info = {};
-		__u32 len = sizeof(info);
-
-		if (!u->link[h] ||
-		    bpf_obj_get_info_by_fd(bpf_program__fd(u->prog[h]), &info, &len))
-			continue;
-		fprintf(out, "# prog %s id %u run_cnt %llu recursion_misses %llu\n",
-			ugs_hooks[h].name, info.id, (unsigned long long)info.run_cnt,
-			(unsigned long long)info.recursion_misses);
-	}
+	return in > out ? in - out : 0;
 }
 
 int ugs_reset(struct ugs *u)
@@ -570,6 +529,8 @@ int ugs_reset(struct ugs *u)
 	/* the kernel's recursion_misses only grow: counted from here */
 	for (int h = 0; h < UGS_NR_HOOKS; h++)
 		u->miss0[h] = ugs_prog_misses(u, h);
+	u->held0 = ugs_held_now(u);
+	u->skel->bss->ugs_held_lost = 0;
 	u->skel->bss->ugs_mark_put_errors = 0;
 	u->skel->bss->ugs_mark_full = 0;
 	u->skel->bss->ugs_mark_merged = 0;
@@ -578,191 +539,4 @@ int ugs_reset(struct ugs *u)
 				   sz * u->ncpus, BPF_ANY);
 	free(v);
 	return err;
-}
-
-const char *ugs_mode(const struct ugs *u)
-{
-	if (u->empty)
-		return u->fexit ? "fexit-empty" : "tp_btf-derived-empty";
-	return u->fexit ? "fexit" : "tp_btf-derived";
-}
-
-static const char * const ugs_hs_name[] = {
-	[UGS_HS_UNUSED] = "unused", [UGS_HS_ATTACHED] = "attached",
-	[UGS_HS_NOT_FOUND] = "not-found", [UGS_HS_FAILED] = "failed",
-};
-
-static const char * const ugs_src_name[] = {
-	[UGS_SRC_NONE] = "unavailable", [UGS_SRC_DIRECT] = "direct",
-	[UGS_SRC_DERIVED] = "derived",
-};
-
-void ugs_print_hooks(const struct ugs *u, FILE *out)
-{
-	int h, c;
-
-	fprintf(out, "# kind name state [detail]\n");
-	for (h = 0; h < UGS_NR_HOOKS; h++) {
-		fprintf(out, "%s %s %s err=%d", ugs_hooks[h].kind, ugs_hooks[h].name,
-			ugs_hs_name[u->hs[h]], u->herr[h]);
-		if (u->hnote[h])
-			fprintf(out, " (%s)", u->hnote[h]);
-		else if (u->hs[h] == UGS_HS_UNUSED)
-			fprintf(out, " (%s)", u->fexit ? "fexit in use" : "fexit refused");
-		fputc('\n', out);
-	}
-	fprintf(out, "# mode %s\n", ugs_mode(u));
-	fprintf(out, "# gso fields read with %s\n",
-		u->rc ? "bpf_rdonly_cast" : "bpf_probe_read_kernel");
-	ugs_print_progs(u, out);
-	fprintf(out, "# counter name source [hook]\n");
-	for (c = 0; c < UGS_NR_COUNTERS; c++)
-		fprintf(out, "counter %s %s%s%s\n", ugs_counter_names[c], ugs_src_name[u->src[c]],
-			u->how[c] ? " " : "", u->how[c] ? u->how[c] : "");
-}
-
-/* the reasons of enum ugs_rej, as printed (one word each) */
-const char * const ugs_rej_names[UGS_NR_REJ] = {
-	[UGS_REJ_MARK_STALE] = "mark_stale", [UGS_REJ_MARK_HEAD] = "mark_other_head",
-	[UGS_REJ_MARK_LEFTOVER] = "mark_leftover", [UGS_REJ_FEW_SEGS] = "built_under_2_segs",
-	[UGS_REJ_REPEAT] = "built_repeat_pass", [UGS_REJ_F_DEV] = "built_filter_dev",
-	[UGS_REJ_F_READ] = "built_filter_unreadable", [UGS_REJ_F_PROTO] = "built_filter_not_ip",
-	[UGS_REJ_F_FRAG] = "built_filter_fragment", [UGS_REJ_F_L4] = "built_filter_not_udp_tcp",
-	[UGS_REJ_F_PORT] = "built_filter_port",
-};
-
-void ugs_print_marks(const struct ugs *u, FILE *out)
-{
-	const struct ugs_bpf__bss *b = u->skel->bss;
-	int r;
-
-	fprintf(out, "# gro marks: put errors %llu, found but refused: older than 1 s %llu, "
-		"another head %llu; merged away %llu\n", (unsigned long long)b->ugs_mark_put_errors,
-		(unsigned long long)b->ugs_rej[UGS_REJ_MARK_STALE],
-		(unsigned long long)b->ugs_rej[UGS_REJ_MARK_HEAD],
-		(unsigned long long)b->ugs_mark_merged);
-	fprintf(out, "# rejected:");
-	for (r = 0; r < UGS_NR_REJ; r++)
-		fprintf(out, " %s %llu", ugs_rej_names[r], (unsigned long long)b->ugs_rej[r]);
-	fputc('\n', out);
-}
-
-void ugs_print_counters(const struct ugs *u, const __u64 *cnt, FILE *out)
-{
-	bool none = true;
-	int c;
-
-	for (c = 0; c < UGS_NR_COUNTERS; c++)
-		if (u->src[c] != UGS_SRC_NONE)
-			fprintf(out, "%s %llu\n", ugs_counter_names[c], (unsigned long long)cnt[c]);
-	for (c = 0; c < UGS_NR_COUNTERS; c++) {
-		if (u->src[c] != UGS_SRC_NONE)
-			continue;
-		fprintf(out, "%s %s", none ? "# unavailable:" : "", ugs_counter_names[c]);
-		none = false;
-	}
-	if (!none)
-		fputc('\n', out);
-}
-
-void ugs_print_hist(const struct ugs *u, const struct ugs_stats *s, FILE *out)
-{
-	static const char * const dir[UGS_NR_HIST] = { "tx", "rx" };
-	int h, i;
-
-	(void)u;
-	for (h = 0; h < UGS_NR_HIST; h++)
-		for (i = 0; i <= UGS_HIST_MAX; i++)
-			if (s->hist[h][i])
-				fprintf(out, "histogram %s %d%s %llu\n", dir[h], i,
-					i == UGS_HIST_MAX ? "+" : "",
-					(unsigned long long)s->hist[h][i]);
-}
-
-void ugs_print_json(const struct ugs *u, const struct ugs_stats *s, FILE *out)
-{
-	static const char * const dir[UGS_NR_HIST] = { "tx", "rx" };
-	const char *sep = "";
-	struct ugs_skips k;
-	__u64 skipped = ugs_skips(u, &k);
-	int c, h, i;
-
-	fprintf(out, "{\"source\": \"bpf\", \"mode\": \"%s\", \"counters\": {", ugs_mode(u));
-	for (c = 0; c < UGS_NR_COUNTERS; c++) {
-		if (u->src[c] == UGS_SRC_NONE)
-			continue;
-		fprintf(out, "%s\"%s\": %llu", sep, ugs_counter_names[c],
-			(unsigned long long)s->cnt[c]);
-		sep = ", ";
-	}
-	fprintf(out, "}, \"derived\": [");
-	sep = "";
-	for (c = 0; c < UGS_NR_COUNTERS; c++) {
-		if (u->src[c] == UGS_SRC_DERIVED) {
-			fprintf(out, "%s\"%s\"", sep, ugs_counter_names[c]);
-			sep = ", ";
-		}
-	}
-	fprintf(out, "], \"unavailable\": [");
-	sep = "";
-	for (c = 0; c < UGS_NR_COUNTERS; c++) {
-		if (u->src[c] == UGS_SRC_NONE) {
-			fprintf(out, "%s\"%s\"", sep, ugs_counter_names[c]);
-			sep = ", ";
-		}
-	}
-	fprintf(out, "], \"skipped\": {\"recursion_misses\": {");
-	sep = "";
-	for (h = 0; h < UGS_NR_HOOKS; h++) {
-		if (!u->link[h])
-			continue;
-		fprintf(out, "%s\"%s\": %llu", sep, ugs_hooks[h].name,
-			(unsigned long long)k.miss[h]);
-		sep = ", ";
-	}
-	fprintf(out, "}, \"mark_update_errors\": %llu, \"mark_map_full\": %llu}, "
-		"\"complete\": %s", (unsigned long long)k.put_errors, (unsigned long long)k.full,
-		skipped ? "false" : "true");
-	fprintf(out, ", \"rejected\": {");
-	for (i = 0; i < UGS_NR_REJ; i++)
-		fprintf(out, "%s\"%s\": %llu", i ? ", " : "", ugs_rej_names[i],
-			(unsigned long long)u->skel->bss->ugs_rej[i]);
-	fputc('}', out);
-	fprintf(out, ", \"histogram\": {");
-	for (h = 0; h < UGS_NR_HIST; h++) {
-		fprintf(out, "%s\"%s\": {", h ? ", " : "", dir[h]);
-		sep = "";
-		for (i = 0; i <= UGS_HIST_MAX; i++) {
-			if (!s->hist[h][i])
-				continue;
-			fprintf(out, "%s\"%d%s\": %llu", sep, i, i == UGS_HIST_MAX ? "+" : "",
-				(unsigned long long)s->hist[h][i]);
-			sep = ", ";
-		}
-		fputc('}', out);
-	}
-	fprintf(out, "}}\n");
-}
-
-/* what each attached program cost: runs and time (with BPF_STATS_RUN_TIME on) */
-void ugs_print_prog_stats(const struct ugs *u, FILE *out)
-{
-	unsigned long long cnt = 0, ns = 0;
-	int h;
-
-	for (h = 0; h < UGS_NR_HOOKS; h++) {
-		struct bpf_prog_info info = {};
-		__u32 len = sizeof(info);
-
-		if (!u->link[h] || bpf_obj_get_info_by_fd(bpf_program__fd(u->prog[h]), &info, &len))
-			continue;
-		fprintf(out, "# prog %s run_cnt %llu run_time_ns %llu avg_ns %.0f "
-			"recursion_misses %llu\n", ugs_hooks[h].name,
-			(unsigned long long)info.run_cnt, (unsigned long long)info.run_time_ns,
-			info.run_cnt ? (double)info.run_time_ns / info.run_cnt : 0.0,
-			(unsigned long long)info.recursion_misses);
-		cnt += info.run_cnt;
-		ns += info.run_time_ns;
-	}
-	fprintf(out, "# prog all run_cnt %llu run_time_ns %llu\n", cnt, ns);
 }

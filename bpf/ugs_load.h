@@ -42,6 +42,12 @@ enum ugs_hook {
 	UGS_NR_HOOKS
 };
 
+struct ugs_hook_def {
+	const char *kind;	/* tp_btf or fexit */
+	const char *name;	/* tracepoint or function */
+};
+extern const struct ugs_hook_def ugs_hooks[UGS_NR_HOOKS];
+
 enum ugs_hook_state {
 	UGS_HS_UNUSED,		/* not needed in this mode */
 	UGS_HS_ATTACHED,
@@ -73,17 +79,23 @@ struct ugs {
 	struct ugs_stats sum;	/* ugs_read() fills it */
 	/* each program's recursion_misses at the last reset (the kernel's count is cumulative) */
 	__u64 miss0[UGS_NR_HOOKS];
+	/* held GRO skbs not yet seen at netif_receive_skb at the last reset */
+	__u64 held0;
 };
 
 /*
  * what the counters may be missing since the last reset: program runs the
- * kernel skipped (recursion_misses, per program), GRO mark updates that failed
+ * kernel skipped (recursion_misses, per program), GRO mark updates that
+ * failed, and the filter's skbs that entered GRO and were not seen at
+ * netif_receive_skb (neither merged away nor counted there: GRO still holds
+ * them, dropped them, or the kernel did not run our program on them)
  */
 struct ugs_skips {
 	__u64 miss[UGS_NR_HOOKS];
 	__u64 misses;		/* their sum */
 	__u64 put_errors;	/* mark updates refused, */
 	__u64 full;		/* of which the map was full */
+	__u64 unseen;		/* GRO skbs not seen at netif_receive_skb */
 };
 
 extern const char * const ugs_counter_names[UGS_NR_COUNTERS];
@@ -95,6 +107,10 @@ extern const char * const ugs_rej_names[UGS_NR_REJ];
  */
 int ugs_open(struct ugs *u, const struct ugs_filter *f, char *why, size_t len);
 void ugs_close(struct ugs *u);
+/* the kernel's count of runs of H's program it skipped (bpf_prog_info), 0 if none attached */
+__u64 ugs_prog_misses(const struct ugs *u, int h);
+/* the filter's GRO skbs whose marks are held now (not merged, not seen at netif_receive_skb) */
+__u64 ugs_held_now(const struct ugs *u);
 int ugs_read(struct ugs *u);
 int ugs_reset(struct ugs *u);
 void ugs_print_hooks(const struct ugs *u, FILE *out);
