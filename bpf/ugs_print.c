@@ -164,6 +164,20 @@ void ugs_print_hist(const struct ugs *u, const struct ugs_stats *s, FILE *out)
 					(unsigned long long)s->hist[h][i]);
 }
 
+/* the JSON strings of the counters whose source is SRC, comma-separated */
+static void ugs_json_names(const struct ugs *u, enum ugs_source src, FILE *out)
+{
+	const char *sep = "";
+	int c;
+
+	for (c = 0; c < UGS_NR_COUNTERS; c++) {
+		if (u->src[c] == src) {
+			fprintf(out, "%s\"%s\"", sep, ugs_counter_names[c]);
+			sep = ", ";
+		}
+	}
+}
+
 void ugs_print_json(const struct ugs *u, const struct ugs_stats *s, FILE *out)
 {
 	static const char * const dir[UGS_NR_HIST] = { "tx", "rx" };
@@ -181,21 +195,9 @@ void ugs_print_json(const struct ugs *u, const struct ugs_stats *s, FILE *out)
 		sep = ", ";
 	}
 	fprintf(out, "}, \"derived\": [");
-	sep = "";
-	for (c = 0; c < UGS_NR_COUNTERS; c++) {
-		if (u->src[c] == UGS_SRC_DERIVED) {
-			fprintf(out, "%s\"%s\"", sep, ugs_counter_names[c]);
-			sep = ", ";
-		}
-	}
+	ugs_json_names(u, UGS_SRC_DERIVED, out);
 	fprintf(out, "], \"unavailable\": [");
-	sep = "";
-	for (c = 0; c < UGS_NR_COUNTERS; c++) {
-		if (u->src[c] == UGS_SRC_NONE) {
-			fprintf(out, "%s\"%s\"", sep, ugs_counter_names[c]);
-			sep = ", ";
-		}
-	}
+	ugs_json_names(u, UGS_SRC_NONE, out);
 	fprintf(out, "], \"skipped\": {\"recursion_misses\": {");
 	sep = "";
 	for (h = 0; h < UGS_NR_HOOKS; h++) {
