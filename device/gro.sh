@@ -51,6 +51,7 @@ ug_opt_k "$@"
 ktap_header
 ug_need_built "$BIN"
 ug_trap_install
+T_FILE=$(drv_ms)
 drv_env_init
 RBIN=$(drv_deploy "$BIN") || ug_die "cannot deploy $BIN to the remote"
 tmpd=$(mktemp -d)
@@ -161,6 +162,8 @@ run() {
 	# shellcheck disable=SC2254
 	case "$name" in $only) ;; *) RC=skip; return 0 ;; esac
 	la=$(drv_addr local "$fam") ra=$(drv_addr remote "$fam")
+	local t0 t1 t2
+	t0=$(drv_ms)
 	for side in local remote; do
 		drv_stats_begin "$side" >/dev/null 2>&1 && continue
 		# once per side: why there are no per-skb counters
@@ -168,6 +171,7 @@ run() {
 		st_said[$side]=1
 	done
 	tr_begin
+	t1=$(drv_ms)
 	# rx's stdout (the 'go' lines) feeds tx; tx's answers come back by the fifo
 	tr_run "$BIN" gro --role rx "-$fam" -S "$ra" -D "$la" -p "$PORT" --rx-dev "$NETIF" -c "$c" \
 		--rx "$rx" --tx-reply --tries "$TRIES" "${NAPI_ARGS[@]}" "$@" <"$tmpd/answers" \
@@ -176,11 +180,14 @@ run() {
 			--tx-dev "$DRV_RIF" --dst-mac "$DRV_LMAC" -c "$c" "${TXARGS[@]}" \
 			>"$tmpd/answers" 2>"$tmpd/txerr"
 	RC=${PIPESTATUS[0]}
+	t2=$(drv_ms)
 	OUT=$(cat "$tmpd/out" "$tmpd/txerr")
 	TR=$(tr_end) || TR=
 	st_l=$(drv_stats_end local 2>/dev/null)
 	st_r=$(drv_stats_end remote 2>/dev/null)
 	echo "$OUT" | sed 's/^/# /'
+	ktap_info "case time $(drv_secs "$t0") s: counters and trace set up $(drv_secs "$t0" "$t1") s," \
+		"trains $(drv_secs "$t1" "$t2") s, read $(drv_secs "$t2") s"
 	[ -z "$TR" ] || ktap_info "$(tr_line "$TR")"
 	# what the receiver's per-skb counters saw come from GRO and the driver
 	if [ -n "$st_l" ]; then
@@ -266,6 +273,7 @@ if [ "${ch:-0}" != n/a ] && [ "${ch:-0}" -gt 1 ] 2>/dev/null; then
 		ktap_info "$NETIF: combined channels stay $ch (ethtool -L combined 1 failed): a train on two NAPIs is judged as before"
 	fi
 fi
+ktap_info "set-up $(drv_secs "$T_FILE") s (environment, both snapshots, trace, channels)"
 # ---- the checker itself: a wrong expectation must fail --------------------------
 selftest() {
 	local fam=${DRV_FAMILIES%% *} la ra out rc name="selftest: a wrong expectation (same as 2+2) fails"

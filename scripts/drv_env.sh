@@ -33,6 +33,8 @@
 #                             begin in the case's shell, end also in $(...)
 #   drv_restore_now           both hosts back to the snapshot (between cases)
 #   drv_addr local|remote 4|6, drv_dev local|remote, drv_ksft_skip_all REASON
+#   drv_ms                    milliseconds now (for a case's elapsed times);
+#   drv_secs MS0 [MS1]        MS1 (default now) - MS0 in seconds, "12.3"
 # Sets: DRV_LIF (=NETIF), DRV_RIF (remote device), DRV_LMAC, DRV_RMAC,
 # DRV_FAMILIES ("4 6", "4" or "6"), DRV_REMOTE_TYPE, DRV_TMP (local temp
 # directory, removed at exit), DRV_SAME_KERNEL (1: remote runs on this
@@ -46,6 +48,12 @@ DRV_KEYS_IGNORED="LOCAL_PREFIX_V6 LOCAL_PREFIX_V4"
 DRV_KMOD_DIR=/sys/kernel/debug/udpgso_stats
 
 _drv_die() { ug_die "$*"; }
+
+drv_ms() { local t=${EPOCHREALTIME/[.,]/}; echo "${t:0:-3}"; }
+drv_secs() {
+	local d=$(( ${2:-$(drv_ms)} - $1 ))
+	printf '%d.%d\n' "$((d / 1000))" "$((d % 1000 / 100))"
+}
 
 # drv_ksft_skip_all REASON: the whole case file skips (KTAP), exit 4
 drv_ksft_skip_all() {
