@@ -19,7 +19,7 @@ if [ ! -d "$frz" ]; then
 fi
 out=$here/$name
 mkdir -p "$out"
-line="UDPGSO_BIN=\$PWD scripts/vm/device_guest.sh --keep results/device-guest-2026-11-25c/$name $*"
+line="UDPGSO_BIN=\$PWD scripts/vm/device_guest.sh --keep results/device-guest-2026-11-25c/$name $(printf '%q ' "$@")"
 echo "$line" >"$out/command.txt"
 echo "# tree: $(git -C "$top" log -1 --format='%h %s' HEAD | cut -c1-160) (frozen copy in $frz)  started $(date -u +%FT%TZ)" >>"$out/command.txt"
 cd "$frz" || exit 1
