@@ -53,6 +53,10 @@ ug_need_built "$BIN"
 ug_trap_install
 T_FILE=$(drv_ms)
 drv_env_init
+# one udpgso_stats serve per side for the file, reset per case (a BPF load
+# on both sides per case took 19-31 s of a case's 21-34 s in a TCG guest:
+# results/device-guest-2026-11-25c)
+drv_stats_keep
 RBIN=$(drv_deploy "$BIN") || ug_die "cannot deploy $BIN to the remote"
 tmpd=$(mktemp -d)
 defer rm -rf "$tmpd"
