@@ -296,6 +296,9 @@ selftest() {
 	echo "$out" | sed 's/^/# /'
 	if [ "$rc" = 1 ] && echo "$out" | grep -q '^# expected skbs \[41000: [0-9]*/1000 [0-9]*/1000\]'; then
 		ktap_ok "$name"
+	elif [ "$rc" = 4 ] && echo "$out" | grep -q '^SKIP .*each train crossed a jiffy'; then
+		# (the 6.1 guest under TCG: results/device-guest-matrix-2026-11-25)
+		ktap_skip "$name" "each of $TRIES trains crossed a jiffy on the sender: a train in one piece never came, nothing to judge the wrong expectation against"
 	elif [ "$rc" = 0 ] && echo "$out" | grep -q 'every try split by a GRO flush'; then
 		ktap_skip "$name" "every one of $TRIES trains was split by a GRO flush ($(echo "$out" |
 			grep -c '^# try .*split the train') tries split): the wrong expectation cannot be told from the driver's split"
