@@ -355,7 +355,9 @@ _drv_st_close() {
 	[ -z "$fin" ] || exec {fin}>&-
 	[ -z "$fout" ] || exec {fout}<&-
 	if [ -n "${_drv_st_pid[$1]:-}" ]; then
-		[ "${2:-}" != kill ] || kill "${_drv_st_pid[$1]}" 2>/dev/null
+		# (CONT: a stopped one would hold its TERM, and the wait, for ever)
+		[ "${2:-}" != kill ] || kill -TERM "${_drv_st_pid[$1]}" 2>/dev/null
+		[ "${2:-}" != kill ] || kill -CONT "${_drv_st_pid[$1]}" 2>/dev/null
 		wait "${_drv_st_pid[$1]}" 2>/dev/null
 	fi
 	unset "_drv_st_in[$1]" "_drv_st_out[$1]" "_drv_st_pid[$1]"
