@@ -14,7 +14,8 @@
 #     reason;
 #   - the helpers: drv_remote (pipes both ways, exit status), drv_deploy,
 #     drv_counters and drv_stats_begin/end read on the right host (GSO sends
-#     from here count on this side, not on the remote's);
+#     from here count on this side, not on the remote's), drv_stats_keep
+#     (one serve per side: counts reset per case, a killed serve replaced);
 #   - restore: a child changes features on both hosts, then exits 0, exits 1,
 #     or is killed (SIGTERM, SIGINT) mid-case; both hosts' snapshots (scripts/
 #     snapshot.sh save) after equal those before.
@@ -305,6 +306,30 @@ if part helpers; then
 	else
 		for side in local remote; do drv_stats_end "$side" >/dev/null 2>&1; done
 		ktap_skip "drv_stats: per-skb counters on both sides" "$why_stats"
+	fi
+	# drv_stats_keep: one serve for several cases, its counts reset per case
+	# (the sends of one case not counted in the next), one killed replaced
+	if [ "$stats" = 1 ]; then
+		drv_stats_keep
+		kept() {	# SENDS VAR: VAR="PID COUNT" of the local side over SENDS sends
+			# per family (begin in this shell, as a case does)
+			drv_stats_begin local >/dev/null || return 1
+			[ "$1" = 0 ] || gso_sends "$1" || return 1
+			drv_stats_end local >"$tmp/kept"
+			printf -v "$2" '%s %s' "${_drv_st_pid[local]}" \
+				"$(awk '$1 == "local.tx_gso_udp_l4_skbs" { print $2 }' "$tmp/kept")"
+		}
+		r1= r2= r3=
+		kept 3 r1 && kept 0 r2 && p2=${r2% *} && kill "$p2" && sleep 0.5 && kept 1 r3
+		nf=$(echo "$DRV_FAMILIES" | wc -w)
+		if [ -n "${r3:-}" ] && [ "${r1% *}" = "$p2" ] && [ "${r1#* }" -ge $((3 * nf)) ] &&
+		   [ "${r2#* }" = 0 ] && [ "${r3% *}" != "$p2" ] && [ "${r3#* }" -ge "$nf" ]; then
+			ktap_ok "drv_stats_keep: one serve for two cases (${r1#* } GSO skbs, then ${r2#* }), a killed one replaced (${r3#* })"
+		else
+			ktap_fail "drv_stats_keep" "pid and count per case: '${r1:-}', '${r2:-}', then after the kill '${r3:-}'"
+		fi
+		_drv_st_close local kill
+		_drv_st_keep=0
 	fi
 fi
 

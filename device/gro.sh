@@ -51,7 +51,12 @@ ug_opt_k "$@"
 ktap_header
 ug_need_built "$BIN"
 ug_trap_install
+T_FILE=$(drv_ms)
 drv_env_init
+# one udpgso_stats serve per side for the file, reset per case (a BPF load
+# on both sides per case took 19-31 s of a case's 21-34 s in a TCG guest:
+# results/device-guest-2026-11-25c)
+drv_stats_keep
 RBIN=$(drv_deploy "$BIN") || ug_die "cannot deploy $BIN to the remote"
 tmpd=$(mktemp -d)
 defer rm -rf "$tmpd"
@@ -161,6 +166,8 @@ run() {
 	# shellcheck disable=SC2254
 	case "$name" in $only) ;; *) RC=skip; return 0 ;; esac
 	la=$(drv_addr local "$fam") ra=$(drv_addr remote "$fam")
+	local t0 t1 t2
+	t0=$(drv_ms)
 	for side in local remote; do
 		drv_stats_begin "$side" >/dev/null 2>&1 && continue
 		# once per side: why there are no per-skb counters
@@ -168,6 +175,7 @@ run() {
 		st_said[$side]=1
 	done
 	tr_begin
+	t1=$(drv_ms)
 	# rx's stdout (the 'go' lines) feeds tx; tx's answers come back by the fifo
 	tr_run "$BIN" gro --role rx "-$fam" -S "$ra" -D "$la" -p "$PORT" --rx-dev "$NETIF" -c "$c" \
 		--rx "$rx" --tx-reply --tries "$TRIES" "${NAPI_ARGS[@]}" "$@" <"$tmpd/answers" \
@@ -176,11 +184,14 @@ run() {
 			--tx-dev "$DRV_RIF" --dst-mac "$DRV_LMAC" -c "$c" "${TXARGS[@]}" \
 			>"$tmpd/answers" 2>"$tmpd/txerr"
 	RC=${PIPESTATUS[0]}
+	t2=$(drv_ms)
 	OUT=$(cat "$tmpd/out" "$tmpd/txerr")
 	TR=$(tr_end) || TR=
 	st_l=$(drv_stats_end local 2>/dev/null)
 	st_r=$(drv_stats_end remote 2>/dev/null)
 	echo "$OUT" | sed 's/^/# /'
+	ktap_info "case time $(drv_secs "$t0") s: counters and trace set up $(drv_secs "$t0" "$t1") s," \
+		"trains $(drv_secs "$t1" "$t2") s, read $(drv_secs "$t2") s"
 	[ -z "$TR" ] || ktap_info "$(tr_line "$TR")"
 	# what the receiver's per-skb counters saw come from GRO and the driver
 	if [ -n "$st_l" ]; then
@@ -266,6 +277,7 @@ if [ "${ch:-0}" != n/a ] && [ "${ch:-0}" -gt 1 ] 2>/dev/null; then
 		ktap_info "$NETIF: combined channels stay $ch (ethtool -L combined 1 failed): a train on two NAPIs is judged as before"
 	fi
 fi
+ktap_info "set-up $(drv_secs "$T_FILE") s (environment, both snapshots, trace, channels)"
 # ---- the checker itself: a wrong expectation must fail --------------------------
 selftest() {
 	local fam=${DRV_FAMILIES%% *} la ra out rc name="selftest: a wrong expectation (same as 2+2) fails"
@@ -282,8 +294,13 @@ selftest() {
 	rc=${PIPESTATUS[0]}
 	out=$(cat "$tmpd/out")
 	echo "$out" | sed 's/^/# /'
-	if [ "$rc" = 1 ] && echo "$out" | grep -q '^# expected skbs \[41000: [0-9]*/1000 [0-9]*/1000\]'; then
+	# (2+2 with gso_size 1000, or, on 6.1, whose expectation for two merged
+	# packets carries none, `2028 2028`: results/device-guest-2026-11-25c)
+	if [ "$rc" = 1 ] && echo "$out" | grep -Eq '^# expected skbs \[41000: [0-9]+(/1000)? [0-9]+(/1000)?\]'; then
 		ktap_ok "$name"
+	elif [ "$rc" = 4 ] && echo "$out" | grep -q '^SKIP .*each train crossed a jiffy'; then
+		# (the 6.1 guest under TCG: results/device-guest-matrix-2026-11-25)
+		ktap_skip "$name" "each of $TRIES trains crossed a jiffy on the sender: a train in one piece never came, nothing to judge the wrong expectation against"
 	elif [ "$rc" = 0 ] && echo "$out" | grep -q 'every try split by a GRO flush'; then
 		ktap_skip "$name" "every one of $TRIES trains was split by a GRO flush ($(echo "$out" |
 			grep -c '^# try .*split the train') tries split): the wrong expectation cannot be told from the driver's split"

@@ -47,6 +47,9 @@ BIN=$UDPGSO_BIN/udpgso_wire
 ktap_header
 ug_need_built "$BIN"
 drv_env_init
+# one udpgso_stats serve per side for the file (a BPF load per case took
+# most of a case's 20-30 s in a TCG guest)
+drv_stats_keep
 RBIN=$(drv_tool udpgso_wire) || ug_die "cannot deploy udpgso_wire to the remote"
 DPORT=${DRV_GSO_PORT:-9100}
 SPORT=42000
@@ -217,16 +220,24 @@ run() {
 		ktap_info "$name: $segs segments, skb of $skblen B: beyond the device's" \
 			"gso_max_segs $GSO_SEGS / gso max size $gmax: the kernel segments"
 	fi
+	local t0 t1 t2
+	t0=$(drv_ms)
 	snap "$tmp/c0"
 	: >"$tmp/s1"
 	if drv_stats_begin "$CSIDE" >"$tmp/s0"; then
+		t1=$(drv_ms)
 		pair "$fam" "$len" "$gso"
+		t2=$(drv_ms)
 		drv_stats_end "$CSIDE" >"$tmp/s1"
 	else
 		ktap_info "per-skb counters: $(cat "$tmp/s0")"
+		t1=$(drv_ms)
 		pair "$fam" "$len" "$gso"
+		t2=$(drv_ms)
 	fi
 	snap "$tmp/c1"
+	ktap_info "case time $(drv_secs "$t0") s: counters set up $(drv_secs "$t0" "$t1") s," \
+		"sends and capture $(drv_secs "$t1" "$t2") s, read $(drv_secs "$t2") s"
 	sed 's/^/# remote: /' "$tmp/expect"
 	grep -v '^sent ' "$tmp/send" | sed 's/^/# local: /'
 	last=$(grep -E '^# expect:' "$tmp/expect" | tail -n1)

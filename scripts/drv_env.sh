@@ -31,8 +31,14 @@
 #   drv_stats_begin SIDE / drv_stats_end SIDE   per-skb counters of the
 #                             side's device (kmod where loaded, else BPF);
 #                             begin in the case's shell, end also in $(...)
+#   drv_stats_keep            from now on one `udpgso_stats serve` per side
+#                             for the whole case file (its BPF programs load
+#                             once: seconds to a minute each under TCG):
+#                             begin resets its counters, end reads them
 #   drv_restore_now           both hosts back to the snapshot (between cases)
 #   drv_addr local|remote 4|6, drv_dev local|remote, drv_ksft_skip_all REASON
+#   drv_ms                    milliseconds now (for a case's elapsed times);
+#   drv_secs MS0 [MS1]        MS1 (default now) - MS0 in seconds, "12.3"
 # Sets: DRV_LIF (=NETIF), DRV_RIF (remote device), DRV_LMAC, DRV_RMAC,
 # DRV_FAMILIES ("4 6", "4" or "6"), DRV_REMOTE_TYPE, DRV_TMP (local temp
 # directory, removed at exit), DRV_SAME_KERNEL (1: remote runs on this
@@ -46,6 +52,12 @@ DRV_KEYS_IGNORED="LOCAL_PREFIX_V6 LOCAL_PREFIX_V4"
 DRV_KMOD_DIR=/sys/kernel/debug/udpgso_stats
 
 _drv_die() { ug_die "$*"; }
+
+drv_ms() { local t=${EPOCHREALTIME/[.,]/}; echo "${t:0:-3}"; }
+drv_secs() {
+	local d=$(( ${2:-$(drv_ms)} - $1 ))
+	printf '%d.%d\n' "$((d / 1000))" "$((d % 1000 / 100))"
+}
 
 # drv_ksft_skip_all REASON: the whole case file skips (KTAP), exit 4
 drv_ksft_skip_all() {
@@ -305,7 +317,51 @@ drv_counters() {
 # a kernel: two sides on one kernel share it, the remote then uses BPF), else
 # `udpgso_stats serve --filter dev DEV` on that side, from begin to end.
 declare -A _drv_st_kind=() _drv_st_base=() _drv_st_in=() _drv_st_out=() _drv_st_pid=()
-declare -A _drv_st_filter=()
+declare -A _drv_st_filter=() _drv_st_mode=()
+_drv_st_keep=0
+drv_stats_keep() { _drv_st_keep=1; }
+# _drv_st_ask SIDE WORD: one request to SIDE's running serve, its answer's
+# lines (up to the '.') on stdout; 1 when no answer came within 20 s
+_drv_st_ask() {
+	local line
+	printf '%s\n' "$2" >&"${_drv_st_in[$1]}" 2>/dev/null || return 1
+	while IFS= read -r -t 20 -u "${_drv_st_out[$1]}" line; do
+		[ "$line" = . ] && return 0
+		printf '%s\n' "$line"
+	done
+	return 1
+}
+# _drv_st_reuse SIDE: a kept serve of SIDE runs; 0 when it answered a
+# reset, else it is ended (killed when it runs but does not answer)
+_drv_st_reuse() {
+	local ans
+	[ "$_drv_st_keep" = 1 ] && [ -n "${_drv_st_pid[$1]:-}" ] && [ -n "${_drv_st_in[$1]:-}" ] ||
+		return 1
+	if kill -0 "${_drv_st_pid[$1]}" 2>/dev/null; then
+		if ans=$(_drv_st_ask "$1" reset) && [[ "$ans" != *'# error'* ]]; then
+			return 0
+		fi
+		_drv_st_close "$1" kill
+	else
+		_drv_st_close "$1"
+	fi
+	return 1
+}
+# _drv_st_close SIDE [kill]: the serve of SIDE ended: its pipes closed (its
+# EOF), with kill a TERM too (a process started since may hold the pipe: a
+# reader that stops reading must not leave the tool running), reaped
+_drv_st_close() {
+	local fin=${_drv_st_in[$1]:-} fout=${_drv_st_out[$1]:-}
+	[ -z "$fin" ] || exec {fin}>&-
+	[ -z "$fout" ] || exec {fout}<&-
+	if [ -n "${_drv_st_pid[$1]:-}" ]; then
+		# (CONT: a stopped one would hold its TERM, and the wait, for ever)
+		[ "${2:-}" != kill ] || kill -TERM "${_drv_st_pid[$1]}" 2>/dev/null
+		[ "${2:-}" != kill ] || kill -CONT "${_drv_st_pid[$1]}" 2>/dev/null
+		wait "${_drv_st_pid[$1]}" 2>/dev/null
+	fi
+	unset "_drv_st_in[$1]" "_drv_st_out[$1]" "_drv_st_pid[$1]"
+}
 _drv_st_why() { DRV_STATS_WHY=$1; echo "$1"; }
 _drv_kmod_read() { _drv_side "$1" cat "$DRV_KMOD_DIR/counters" </dev/null; }
 # _drv_kmod_here SIDE: the module is loaded on that side (debugfs seen)
@@ -328,6 +384,14 @@ drv_stats_begin() {
 		return 0
 	fi
 	DRV_STATS_WHY=
+	# drv_stats_keep: the serve of an earlier case, its counters reset
+	if _drv_st_reuse "$side"; then
+		_drv_st_kind[$side]=${_drv_st_mode[$side]}
+		return 0
+	fi
+	# the pipes of a serve an end in $(...) stopped (the subshell could not
+	# forget them): closed here
+	[ -z "${_drv_st_pid[$side]:-}" ] || _drv_st_close "$side"
 	[ -x "$UDPGSO_BIN/udpgso_stats" ] ||
 		{ _drv_st_why "no $UDPGSO_BIN/udpgso_stats (make -C bpf)"; return 4; }
 	if [ "$side" = local ]; then
@@ -351,6 +415,7 @@ drv_stats_begin() {
 	_drv_st_in[$side]=$fin _drv_st_out[$side]=$fout
 	if read -r -t 60 -u "$fout" line && [ "${line%% *}" = ready ]; then
 		_drv_st_kind[$side]="bpf ${line#ready }"
+		_drv_st_mode[$side]=${_drv_st_kind[$side]}
 		return 0
 	fi
 	exec {fin}>&- {fout}<&-
@@ -376,21 +441,17 @@ drv_stats_end() {
 			"${_drv_st_filter[$side]}" </dev/null
 		;;
 	bpf*)
-		fin=${_drv_st_in[$side]} fout=${_drv_st_out[$side]}
 		local ans=()
-		printf 'counters\n' >&"$fin"
-		while IFS= read -r -t 20 -u "$fout" line; do
-			[ "$line" = . ] && break
-			ans+=("$line")
-		done
-		# EOF ends it; a process started since may hold the pipe: TERM
-		# too, before anything is printed (a reader that stops reading
-		# must not leave the tool running)
-		exec {fin}>&- {fout}<&-
-		kill "${_drv_st_pid[$side]}" 2>/dev/null
-		wait "${_drv_st_pid[$side]}" 2>/dev/null
-		unset "_drv_st_in[$side]" "_drv_st_out[$side]"
-		echo "# $side per-skb counters: $kind"
+		mapfile -t ans < <(_drv_st_ask "$side" counters)
+		# kept (drv_stats_keep): the serve stays for the next case;
+		# else ended before anything is printed
+		local one=
+		if [ "$_drv_st_keep" = 1 ]; then
+			one=" (one serve for the case file, reset per case)"
+		else
+			_drv_st_close "$side" kill
+		fi
+		echo "# $side per-skb counters: $kind$one"
 		for line in "${ans[@]}"; do
 			case "$line" in
 			'#'*) echo "# $side $line" ;;

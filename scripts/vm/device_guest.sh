@@ -91,12 +91,14 @@ cp -a "$UG_TOP/scripts" "$work/scripts" || ug_die "cannot copy scripts/ to $work
 if [ -n "$probe" ]; then
 	run="$work/scripts/vm/device_probe.sh --profile $profile"
 elif [ $# -gt 0 ]; then
-	run="$*"
+	# each word as given (a -k pattern with blanks or parentheses stays one)
+	run=$(printf '%q ' "$@")
+	run=${run% }
 else
 	run="make --no-print-directory device-check"
 fi
 cmd="cd $UG_TOP && UDPGSO_BIN=$UDPGSO_BIN UG_DEVICE_PROFILE=$profile"
-cmd+=" $work/scripts/vm/device_setup.sh --remote $remote --work $work/env -- '$run'"
+cmd+=" $work/scripts/vm/device_setup.sh --remote $remote --work $work/env -- $(printf '%q' "$run")"
 ktap_info "in the guest: $run"
 t0=$SECONDS
 nicg_run "$kernel" "$tmo" "$work" "$work/guest.log" "$cmd"
