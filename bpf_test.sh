@@ -27,6 +27,7 @@ S=1400		# gso_size
 TX=$UDPGSO_BIN/udpgso_bench_tx
 RX=$UDPGSO_BIN/udpgso_bench_rx
 STATS=$UDPGSO_BIN/udpgso_stats
+UDP_ONCE=$UG_TOP/scripts/udp_once.py
 
 ktap_header
 
@@ -283,20 +284,12 @@ t_gro_unseen() {
 		ns_exec a ethtool -K "$BL_DA" tx-udp-segmentation off tso off >/dev/null 2>&1
 		ns_exec b ethtool -K "$BL_DB" gro on >/dev/null 2>&1
 		ns_exec b sh -c "echo 5000000000 >/sys/class/net/$BL_DB/gro_flush_timeout"
-		# 104: UDP_GRO
-		ns_exec b timeout 30 python3 -c 'import socket, sys, time
-s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-s.setsockopt(socket.IPPROTO_UDP, 104, 1)
-s.bind(("10.71.0.2", int(sys.argv[1])))
-time.sleep(30)' "$port" &
+		ns_exec b timeout 30 "$UDP_ONCE" hold 10.71.0.2 "$port" 30 &
 		rxpid=$!
 		bl_wait_port b "$port"
-		"$STATS" run --filter port "$port" -- sh -c 'ip netns exec "$1" python3 -c "
-import socket, sys
-s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-s.sendto(b\"x\" * 1000, (\"10.71.0.2\", int(sys.argv[1])))" "$3" &&
+		"$STATS" run --filter port "$port" -- sh -c 'ip netns exec "$1" "$5" send 10.71.0.2 "$3" 1000 &&
 			sleep 0.3 && ip -n "$2" link set "$4" down && sleep 0.2' sh \
-			"$(ns_name a)" "$(ns_name b)" "$port" "$BL_DB" >"$out" 2>"$out.err"
+			"$(ns_name a)" "$(ns_name b)" "$port" "$BL_DB" "$UDP_ONCE" >"$out" 2>"$out.err"
 		kill "$rxpid" 2>/dev/null
 		wait "$rxpid" 2>/dev/null
 		bl_down

@@ -84,14 +84,7 @@ drv_config_file() {
 # shell-lexed words on stdout, NUL-terminated; 1 with one line on stderr
 # when the text does not lex (an unterminated quote)
 _drv_lex() {
-	python3 -c '
-import shlex, sys
-try:
-    w = shlex.split(sys.argv[1], comments=True)
-except ValueError as e:
-    sys.stderr.write("%s\n" % e)
-    sys.exit(1)
-sys.stdout.write("".join(x + "\0" for x in w))' "$1"
+	python3 "$UG_TOP/scripts/drv_config.py" lex "$1"
 }
 
 # load net.config into the environment (it overrides it)
@@ -130,7 +123,7 @@ _drv_is_v4() {
 	for o in ${1//./ }; do [ "$((10#$o))" -le 255 ] || return 1; done
 }
 _drv_is_v6() {
-	python3 -c 'import ipaddress, sys; ipaddress.IPv6Address(sys.argv[1])' "$1" 2>/dev/null
+	python3 "$UG_TOP/scripts/drv_config.py" v6 "$1" 2>/dev/null
 }
 
 # the device (in the current namespace) holding address $1 of family $2

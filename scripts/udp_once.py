@@ -1,0 +1,33 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""One-datagram traffic of bpf_test.sh's GRO-held case (the bench tools
+always read what arrives and send for a duration):
+
+  udp_once.py hold ADDR PORT SECS   a UDP_GRO socket bound to ADDR:PORT
+                                    that never reads, for SECS seconds
+  udp_once.py send ADDR PORT LEN    one datagram of LEN bytes to ADDR:PORT
+IPv4 addresses."""
+import socket
+import sys
+import time
+
+UDP_GRO = 104
+
+
+def main(argv):
+    if len(argv) != 5 or argv[1] not in ("hold", "send"):
+        sys.stderr.write("usage: udp_once.py hold ADDR PORT SECS | send ADDR PORT LEN\n")
+        return 2
+    cmd, addr, port, n = argv[1], argv[2], int(argv[3]), int(argv[4])
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    if cmd == "hold":
+        s.setsockopt(socket.IPPROTO_UDP, UDP_GRO, 1)
+        s.bind((addr, port))
+        time.sleep(n)
+    else:
+        s.sendto(b"x" * n, (addr, port))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
