@@ -316,13 +316,7 @@ drv_stats_keep() { _drv_st_keep=1; }
 # _drv_st_ask SIDE WORD: one request to SIDE's running serve, its answer's
 # lines (up to the '.') on stdout; 1 when no answer came within 20 s
 _drv_st_ask() {
-	local line
-	printf '%s\n' "$2" >&"${_drv_st_in[$1]}" 2>/dev/null || return 1
-	while IFS= read -r -t 20 -u "${_drv_st_out[$1]}" line; do
-		[ "$line" = . ] && return 0
-		printf '%s\n' "$line"
-	done
-	return 1
+	ug_serve_ask "${_drv_st_in[$1]}" "${_drv_st_out[$1]}" "$2" 20
 }
 # _drv_st_reuse SIDE: a kept serve of SIDE runs; 0 when it answered a
 # reset, else it is ended (killed when it runs but does not answer)

@@ -412,6 +412,20 @@ ug_wait_still() {
 }
 
 # ---- JSON (scripts/ugjson.py) -----------------------------------------------
+# ug_serve_ask IN_FD OUT_FD REQUEST SECS: one request to a running
+# `udpgso_stats serve` (its stdin on IN_FD, its stdout on OUT_FD): the
+# answer's lines up to the '.' on stdout; 1 when the request cannot be
+# written or no full answer comes within SECS per line
+ug_serve_ask() {
+	local line
+	printf '%s\n' "$3" 2>/dev/null >&"$1" || return 1
+	while IFS= read -r -t "$4" -u "$2" line; do
+		[ "$line" = . ] && return 0
+		printf '%s\n' "$line"
+	done
+	return 1
+}
+
 # ug_jget FILE PATH: print one value of a JSON file; PATH is dot-separated
 # keys (list indexes as numbers), e.g. ug_jget rx.json seq.loss.  Objects and
 # lists print as JSON, booleans as true/false.  Fails when PATH is absent.

@@ -55,13 +55,7 @@ skbc_bpf_start() {
 
 # skbc_bpf_call SIDE REQUEST: the answer on stdout (without its final '.')
 skbc_bpf_call() {
-	local line
-	printf '%s\n' "$2" 2>/dev/null >&"${skbc_in[$1]}" || return 1
-	while IFS= read -r -t 10 -u "${skbc_out[$1]}" line; do
-		[ "$line" = . ] && return 0
-		printf '%s\n' "$line"
-	done
-	return 1
+	ug_serve_ask "${skbc_in[$1]}" "${skbc_out[$1]}" "$2" 10
 }
 
 # skbc_init: choose and start each side's counters; notes say what was chosen
