@@ -7,7 +7,7 @@
 # cannot give (`udpgso_stats hooks`) are checked to be absent, not zero.
 #
 #   ./bpf_test.sh
-#   BPF_TEST_REPS=N [BPF_TEST_CASES=lo4,lo6,swseg,gro,gropass,unseen] ./bpf_test.sh
+#   BPF_TEST_REPS=N [BPF_TEST_CASES=lo4,lo6,swseg,gro,gropass,unseen,diag] ./bpf_test.sh
 #     (scripts/bench/bpf_stress.sh: only those exact-count cases, N times)
 #
 # Every exact-count case also needs '# skipped: none': no program run the
@@ -312,6 +312,44 @@ not seen 1, INCOMPLETE"
 	fi
 }
 
+# issue 25's observers (UDPGSO_STATS_DIAG): over veth GRO traffic a second
+# netif_receive_skb program counts what rx_skbs counts, and the socket reads
+# no GRO skb whose mark no netif_receive_skb run took (0).  Their own test:
+# without the counting program (=skip-netif) the witness still counts, and
+# each merged skb the socket reads is named (read unseen = the witness's UDP
+# GSO skbs, INCOMPLETE): what a run the kernel did not make would look like.
+t_gro_diag() {
+	local port out=$work/diag d w g r bad="" name="diag observers (UDPGSO_STATS_DIAG)"
+	port=$(bl_port)
+	bl_veth || { ktap_fail "$name" "veth setup"; bl_down; return; }
+	ns_exec a ethtool -K "$BL_DA" tx-udp-segmentation off tso off >/dev/null 2>&1
+	ns_exec b ethtool -K "$BL_DB" gro on >/dev/null 2>&1
+	UDPGSO_STATS_DIAG=1 bl_run "$out" a b 10.71.0.2 "$port" -4 "-G" --filter port "$port"
+	UDPGSO_STATS_DIAG=skip-netif bl_run "$out.skip" a b 10.71.0.2 "$port" -4 "-G" \
+		--filter port "$port"
+	bl_down
+	d='^# diag: netif_receive_skb witness rx_skbs \([0-9]*\) udp_gso_skbs \([0-9]*\), read'
+	d+=' by a socket unseen at netif_receive_skb \([0-9]*\)$'
+	read -r w g r <<<"$(sed -n "s/$d/\1 \2 \3/p" "$out")"
+	bl_load "$out" C
+	[ -n "$w" ] && [ "$w" -ge 1 ] && [ "$w" = "${C[rx_skbs]:-}" ] &&
+		[ "$g" = "${C[rx_gso_skbs]:-}" ] && [ "$r" = 0 ] && [ -z "$(skips_of "$out")" ] ||
+		bad+="diag on: witness '$w' '$g' read unseen '$r' against rx_skbs \
+'${C[rx_skbs]:-}' rx_gso_skbs '${C[rx_gso_skbs]:-}', skipped '$(skips_of "$out")'; "
+	read -r w g r <<<"$(sed -n "s/$d/\1 \2 \3/p" "$out.skip")"
+	[ -n "$w" ] && [ "$w" -ge 1 ] && [ "$g" -ge 1 ] && [ "$r" = "$g" ] &&
+		grep -q '^# skipped: INCOMPLETE: ' "$out.skip" ||
+		bad+="skip-netif: witness '$w' '$g' read unseen '$r' (want >= 1, >= 1, = udp_gso_skbs), \
+skipped '$(skips_of "$out.skip")'"
+	if [ -z "$bad" ]; then
+		ktap_ok "$name: witness = rx_skbs, 0 read unseen; without the counting program \
+$r of $g merged skbs read unseen, INCOMPLETE"
+	else
+		ktap_fail "$name" "$bad"
+		sed 's/^/#   /' "$out" "$out.skip"
+	fi
+}
+
 # a VLAN over veth: tx counted once (at the veth: the vlan's pass is replaced
 # by the nested one), rx once (at the veth: the vlan device is a repeat)
 t_vlan() {
@@ -493,7 +531,8 @@ if [ -n "${BPF_TEST_REPS:-}" ]; then
 			gro) t_veth_gro ;;
 			gropass) t_veth_gro_passthrough ;;
 			unseen) t_gro_unseen ;;
-			*) ug_die "BPF_TEST_CASES: '$c': allowed lo4,lo4gro,lo6,swseg,gro,gropass,unseen" ;;
+			diag) t_gro_diag ;;
+			*) ug_die "BPF_TEST_CASES: '$c': allowed lo4,lo4gro,lo6,swseg,gro,gropass,unseen,diag" ;;
 			esac
 		done
 	done
@@ -508,6 +547,7 @@ t_veth_gro_passthrough
 t_marks_full
 t_rejected
 t_gro_unseen
+t_gro_diag
 # the programs that read the gso fields have twins: where bpf_rdonly_cast is
 # used, the counts again with the bpf_probe_read_kernel ones (kernels < 6.2)
 if grep -qx '# gso fields read with bpf_rdonly_cast' "$work/hooks"; then

@@ -682,3 +682,4 @@ int BPF_PROG(ugs_udp6_gro_complete, struct sk_buff *skb, int nhoff, int ret)
 }
 
 #include "ugs_free.bpf.h"	/* derived from where the GSO skb is freed */
+#include "ugs_diag.bpf.h"	/* UDPGSO_STATS_DIAG: the lost skb's observers */

@@ -48,6 +48,17 @@ void ugs_print_skips(const struct ugs *u, FILE *out)
 				(unsigned long long)k.miss[h]);
 }
 
+void ugs_print_diag(const struct ugs *u, FILE *out)
+{
+	const struct ugs_bpf__bss *b = u->skel->bss;
+
+	if (!u->diag)
+		return;
+	fprintf(out, "# diag: netif_receive_skb witness rx_skbs %llu udp_gso_skbs %llu, read by a "
+		"socket unseen at netif_receive_skb %llu\n", (unsigned long long)b->ugs_w_skbs,
+		(unsigned long long)b->ugs_w_gso, (unsigned long long)b->ugs_read_unseen);
+}
+
 void ugs_print_progs(const struct ugs *u, FILE *out)
 {
 	int h;
@@ -216,6 +227,12 @@ void ugs_print_json(const struct ugs *u, const struct ugs_stats *s, FILE *out)
 		fprintf(out, "%s\"%s\": %llu", i ? ", " : "", ugs_rej_names[i],
 			(unsigned long long)u->skel->bss->ugs_rej[i]);
 	fputc('}', out);
+	if (u->diag)
+		fprintf(out, ", \"diag\": {\"witness_rx_skbs\": %llu, \"witness_udp_gso_skbs\": %llu, "
+			"\"read_unseen_at_netif_receive_skb\": %llu}",
+			(unsigned long long)u->skel->bss->ugs_w_skbs,
+			(unsigned long long)u->skel->bss->ugs_w_gso,
+			(unsigned long long)u->skel->bss->ugs_read_unseen);
 	fprintf(out, ", \"histogram\": {");
 	for (h = 0; h < UGS_NR_HIST; h++) {
 		fprintf(out, "%s\"%s\": {", h ? ", " : "", dir[h]);
