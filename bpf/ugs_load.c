@@ -564,6 +564,7 @@ int ugs_reset(struct ugs *u)
 	u->skel->bss->ugs_mark_put_errors = 0;
 	u->skel->bss->ugs_mark_full = 0;
 	u->skel->bss->ugs_mark_merged = 0;
+	u->skel->bss->ugs_mark_del_errors = 0;
 	memset(u->skel->bss->ugs_rej, 0, sizeof(u->skel->bss->ugs_rej));
 	u->skel->bss->ugs_w_skbs = 0;
 	u->skel->bss->ugs_w_gso = 0;

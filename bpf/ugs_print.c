@@ -133,10 +133,11 @@ void ugs_print_marks(const struct ugs *u, FILE *out)
 	int r;
 
 	fprintf(out, "# gro marks: put errors %llu, found but refused: older than 1 s %llu, "
-		"another head %llu; merged away %llu\n", (unsigned long long)b->ugs_mark_put_errors,
+		"another head %llu; merged away %llu; deletes failed %llu\n",
+		(unsigned long long)b->ugs_mark_put_errors,
 		(unsigned long long)b->ugs_rej[UGS_REJ_MARK_STALE],
 		(unsigned long long)b->ugs_rej[UGS_REJ_MARK_HEAD],
-		(unsigned long long)b->ugs_mark_merged);
+		(unsigned long long)b->ugs_mark_merged, (unsigned long long)b->ugs_mark_del_errors);
 	fprintf(out, "# rejected:");
 	for (r = 0; r < UGS_NR_REJ; r++)
 		fprintf(out, " %s %llu", ugs_rej_names[r], (unsigned long long)b->ugs_rej[r]);
