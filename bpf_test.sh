@@ -449,6 +449,14 @@ t_bad_args() {
 			bad+="UDPGSO_STATS_MARKS='$a': not named, "
 		[ ! -s "$work/ba.out" ] || bad+="UDPGSO_STATS_MARKS='$a': printed on stdout, "
 	done
+	# the diagnosis's switch: a bad value named, nothing loaded
+	for a in 2 yes skip; do
+		n=$((n + 1))
+		UDPGSO_STATS_DIAG=$a "$STATS" hooks >"$work/ba.out" 2>"$work/ba.err" </dev/null
+		rcb=$?
+		[ $rcb -eq 1 ] && grep -q "UDPGSO_STATS_DIAG '$a': allowed 0, 1, skip-netif" \
+			"$work/ba.err" && [ ! -s "$work/ba.out" ] || bad+="UDPGSO_STATS_DIAG='$a': exit $rcb, "
+	done
 	if [ -n "$bad" ]; then ktap_fail "bad arguments" "${bad%, }"
 	else ktap_ok "bad arguments: $n command lines, each one line on stderr and exit 1"; fi
 	"$STATS" --help >"$work/help" 2>&1 && grep -q '^usage:' "$work/help" &&
@@ -470,6 +478,7 @@ t_run_status() {
 			'skipped["recursion_misses"]["netif_receive_skb"] >= 0' \
 			'skipped["mark_map_full"] >= 0' \
 			'skipped["gro_not_seen_at_netif_receive_skb"] >= 0' 'complete in (True, False)' \
+			'skipped["mark_delete_errors"] >= 0' \
 			'len(rejected) == 11 and rejected["built_filter_port"] >= 0' >/dev/null; then
 		ktap_ok "run: command's exit status (7), --json is one JSON object, --prog-stats"
 	else
@@ -489,6 +498,8 @@ t_serve_watch() {
 	# the rejection reasons, each named with its count (machine-wide: other
 	# sessions' GRO traffic may add to them between reset and counters)
 	grep -Eq '^# rejected:( [a-z_0-9]+ [0-9]+){11}$' "$out" || bad+="serve: no '# rejected:' line of 11 reasons, "
+	grep -Eq '^# gro marks: .*; deletes failed [0-9]+$' "$out" ||
+		bad+="serve: no 'deletes failed N' on the '# gro marks:' line, "
 	grep -q '^# prog netif_receive_skb id [0-9]* run_cnt [0-9]* recursion_misses 0$' "$out" ||
 		bad+="serve hooks: no '# prog netif_receive_skb ... recursion_misses' line, "
 	# stopped (SIGINT) once it has printed 3 intervals, or after 30 s: loading

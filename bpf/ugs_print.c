@@ -219,10 +219,12 @@ void ugs_print_json(const struct ugs *u, const struct ugs_stats *s, FILE *out)
 			(unsigned long long)k.miss[h]);
 		sep = ", ";
 	}
+	/* a refused delete leaves a mark: named, not a count missing (complete) */
 	fprintf(out, "}, \"mark_update_errors\": %llu, \"mark_map_full\": %llu, "
-		"\"gro_not_seen_at_netif_receive_skb\": %llu}, \"complete\": %s",
-		(unsigned long long)k.put_errors, (unsigned long long)k.full,
-		(unsigned long long)k.unseen, skipped ? "false" : "true");
+		"\"gro_not_seen_at_netif_receive_skb\": %llu, \"mark_delete_errors\": %llu}, "
+		"\"complete\": %s", (unsigned long long)k.put_errors, (unsigned long long)k.full,
+		(unsigned long long)k.unseen, (unsigned long long)u->skel->bss->ugs_mark_del_errors,
+		skipped ? "false" : "true");
 	fprintf(out, ", \"rejected\": {");
 	for (i = 0; i < UGS_NR_REJ; i++)
 		fprintf(out, "%s\"%s\": %llu", i ? ", " : "", ugs_rej_names[i],
