@@ -222,7 +222,10 @@ gro_reps() {
 		why=$(st_check "$out")
 		case "$why" in
 		'') ag=$((ag + 1)) ;;
-		"counters incomplete"*) inc=$((inc + 1)); echo "# rep $i: $why" ;;
+		"counters incomplete"*) inc=$((inc + 1)); echo "# rep $i: $why"
+			# what the tap saw and the counters' whole answer (issue 25)
+			echo "$out" | sed 's/^/#   /'
+			st_cmd counters | sed 's/^/#   counters again: /' ;;
 		*) dis=$((dis + 1)); echo "# rep $i: $why"; echo "$out" | sed 's/^/#   /' ;;
 		esac
 		[ -n "$first" ] || [ -z "$why" ] || first="rep $i: $why"

@@ -108,6 +108,9 @@ __u64 ugs_mark_del_errors;
 __u64 ugs_held_in;
 __u64 ugs_held_out;
 __u64 ugs_held_lost;
+/* the last lost held mark: its age (ns) and held flags when found (diag line) */
+__u64 ugs_lost_age;
+__u64 ugs_lost_held;
 
 /* a tx queue pass at one depth, until a nested pass replaces it */
 struct ugs_txq {

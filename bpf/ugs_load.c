@@ -569,6 +569,7 @@ int ugs_reset(struct ugs *u)
 	u->skel->bss->ugs_w_skbs = 0;
 	u->skel->bss->ugs_w_gso = 0;
 	u->skel->bss->ugs_read_unseen = 0;
+	u->skel->bss->ugs_read_unseen_w = 0;
 	err = bpf_map__update_elem(u->skel->maps.ugs_stats, &zero, sizeof(zero), v,
 				   sz * u->ncpus, BPF_ANY);
 	free(v);

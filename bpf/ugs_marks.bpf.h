@@ -25,6 +25,8 @@ static __always_inline void ugs_put_mark(const struct sk_buff *skb, bool held)
 	if (old && old->held) {
 		__sync_fetch_and_add(&ugs_held_out, 1);
 		__sync_fetch_and_add(&ugs_held_lost, 1);
+		ugs_lost_age = mk.when - old->when;
+		ugs_lost_held = old->held | (old->head == mk.head ? 8 : 0);
 	}
 	err = bpf_map_update_elem(&ugs_marks, &key, &mk, BPF_ANY);
 	if (err) {
@@ -172,8 +174,11 @@ static __always_inline int ugs_take_mark(const struct sk_buff *skb, bool gso)
 	err = bpf_map_delete_elem(&ugs_marks, &key);
 	if (!err && held) {
 		__sync_fetch_and_add(&ugs_held_out, 1);
-		if (lost)
+		if (lost) {
 			__sync_fetch_and_add(&ugs_held_lost, 1);
+			ugs_lost_age = bpf_ktime_get_ns() - mk->when;
+			ugs_lost_held = held | 16;
+		}
 	} else if (err && err != -ENOENT) {
 		__sync_fetch_and_add(&ugs_mark_del_errors, 1);
 	}
