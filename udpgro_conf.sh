@@ -19,7 +19,8 @@
 #   jiffy is not compared; at most 3 x REPS trains;
 #   scripts/bench/bpf_stress.sh): one TAP line per case with the counts of
 #   reps whose counters agree, disagree, were incomplete (a skipped program
-#   run or a lost GRO mark), or were not compared (train resent), and of
+#   run or a lost GRO mark; a resent rep's lost GRO skb too), or were not
+#   compared (train resent), and of
 #   the reps udpgso_wire's own check failed; the line fails on a counter
 #   disagreement or an incomplete run
 
@@ -227,7 +228,18 @@ gro_reps() {
 		[ "$rc" = 0 ] || { wf=$((wf + 1)); echo "# rep $i: udpgso_wire exit $rc: $(grep -m1 '^FAIL\|^SKIP\|udpgso_wire:' <<<"$out")"; }
 		# resent, or every try crossed a jiffy (SKIP): several trains counted
 		case "$out" in
-		*"train resent"* | *"each train crossed a jiffy"*) res=$((res + 1)); continue ;;
+		*"train resent"* | *"each train crossed a jiffy"*)
+			res=$((res + 1))
+			# (issue 25) not compared, but a GRO skb of its trains not seen at
+			# netif_receive_skb is a loss all the same: named in this rep (else
+			# it shows later, when another skb takes that address)
+			c2=$(st_cmd counters)
+			if ! grep -q 'gro skbs not seen at netif_receive_skb 0,' <<<"$c2"; then
+				inc=$((inc + 1))
+				echo "# rep $i (train resent, not compared): counters incomplete: $(grep \
+					'^# skipped\|^# diag' <<<"$c2" | sed 's/^# //' | tr '\n' ' ')"
+			fi
+			continue ;;
 		esac
 		why=$(st_check "$out")
 		case "$why" in
