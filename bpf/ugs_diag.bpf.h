@@ -23,7 +23,10 @@ __u64 ugs_read_unseen_w;	/* of which the witness saw at netif_receive_skb */
 __u64 ugs_read_unseen_age;	/* the last one's mark: ns from its put to the read */
 __u64 ugs_read_unseen_len;	/* the last one's skb->len and gso_segs */
 __u64 ugs_read_unseen_segs;
-/* a held mark the witness found (the counting program, first in the probe array, takes it before) */
+/*
+ * a held mark the witness found (the counting program, first in the probe
+ * array, takes it before the witness runs)
+ */
 #define UGS_HELD_WITNESSED	4
 
 SEC("tp_btf/netif_receive_skb")

@@ -58,16 +58,16 @@ void ugs_print_diag(const struct ugs *u, FILE *out)
 		"socket unseen at netif_receive_skb %llu\n", (unsigned long long)b->ugs_w_skbs,
 		(unsigned long long)b->ugs_w_gso, (unsigned long long)b->ugs_read_unseen);
 	if (b->ugs_read_unseen)
-		fprintf(out, "# diag read unseen: witnessed %llu; the last: mark put %llu ns before "
-			"the read, len %llu, gso_segs %llu\n",
+		fprintf(out, "# diag read unseen: witnessed %llu; the last: mark put %llu ns "
+			"before the read, len %llu, gso_segs %llu\n",
 			(unsigned long long)b->ugs_read_unseen_w,
 			(unsigned long long)b->ugs_read_unseen_age,
 			(unsigned long long)b->ugs_read_unseen_len,
 			(unsigned long long)b->ugs_read_unseen_segs);
 	if (b->ugs_held_lost)
 		fprintf(out, "# diag held lost: %llu; the last: mark %llu ns old, held flags %llu "
-			"(1 held, 2 read unseen, 4 witnessed, 8 replaced by a mark of the same head, "
-			"16 found at netif_receive_skb under another head)\n",
+			"(1 held, 2 read unseen, 4 witnessed, 8 replaced by a mark of the same "
+			"head, 16 found at netif_receive_skb under another head)\n",
 			(unsigned long long)b->ugs_held_lost, (unsigned long long)b->ugs_lost_age,
 			(unsigned long long)b->ugs_lost_held);
 }
@@ -244,7 +244,8 @@ void ugs_print_json(const struct ugs *u, const struct ugs_stats *s, FILE *out)
 			(unsigned long long)u->skel->bss->ugs_rej[i]);
 	fputc('}', out);
 	if (u->diag)
-		fprintf(out, ", \"diag\": {\"witness_rx_skbs\": %llu, \"witness_udp_gso_skbs\": %llu, "
+		fprintf(out, ", \"diag\": {\"witness_rx_skbs\": %llu, "
+			"\"witness_udp_gso_skbs\": %llu, "
 			"\"read_unseen_at_netif_receive_skb\": %llu}",
 			(unsigned long long)u->skel->bss->ugs_w_skbs,
 			(unsigned long long)u->skel->bss->ugs_w_gso,
