@@ -19,7 +19,8 @@
 #   jiffy is not compared; at most 3 x REPS trains;
 #   scripts/bench/bpf_stress.sh): one TAP line per case with the counts of
 #   reps whose counters agree, disagree, were incomplete (a skipped program
-#   run or a lost GRO mark), or were not compared (train resent), and of
+#   run or a lost GRO mark; a resent rep's lost GRO skb too), or were not
+#   compared (train resent), and of
 #   the reps udpgso_wire's own check failed; the line fails on a counter
 #   disagreement or an incomplete run
 
@@ -103,7 +104,10 @@ st_start() {
 	fi
 	# only the GRO counters are compared: no consume_skb/kfree_skb programs
 	# (their runs in process context are the ones a softirq makes the kernel skip)
-	coproc UGST { UDPGSO_STATS_NO_FREE=1 exec "$STATS" serve --filter port "$PORT" 2>&1; }
+	# (issue 25) with the observers: a second netif_receive_skb program and
+	# the socket reads of GRO skbs whose mark no netif_receive_skb run took
+	coproc UGST { UDPGSO_STATS_NO_FREE=1 UDPGSO_STATS_DIAG=1 exec "$STATS" serve \
+		--filter port "$PORT" 2>&1; }
 	local l
 	if ! read -r -t 60 l <&"${UGST[0]}" || [ "${l%% *}" != ready ]; then
 		ktap_info "per-skb counters: not checked (udpgso_stats serve: '${l:-}')"
@@ -140,21 +144,35 @@ st_check() {
 	# process context a softirq made the kernel skip, are not loaded here)
 	# (issue 25) a GRO skb of the port's not seen at netif_receive_skb: not
 	# merged away, not counted there (dropped, or a program run not made)
+	# the witness (a second netif_receive_skb program) counted more: the
+	# counting program's run was not made on some skb, named with the diag line
+	local rx wrx
+	rx=$(awk '$1 == "rx_skbs" { print $2 }' <<<"$c")
+	wrx=$(sed -n 's/^# diag: netif_receive_skb witness rx_skbs \([0-9]*\) .*/\1/p' <<<"$c")
 	if grep -Eq '^# skipped prog (napi_gro_|netif_receive_skb)' <<<"$c" ||
 		! grep -q 'mark updates failed 0 ' <<<"$c" ||
-		! grep -q 'gro skbs not seen at netif_receive_skb 0,' <<<"$c"; then
-		echo "counters incomplete: $(grep '^# skipped' <<<"$c" | sed 's/^# //' | tr '\n' ' ')"
+		! grep -q 'gro skbs not seen at netif_receive_skb 0,' <<<"$c" ||
+		{ [ -n "$wrx" ] && [ "$wrx" != "$rx" ]; }; then
+		echo "counters incomplete: $(grep '^# skipped\|^# diag' <<<"$c" | sed 's/^# //' |
+			tr '\n' ' ')(rx_skbs $rx)"
 		return
 	fi
 	grep -q '^# skipped: none:' <<<"$c" ||
 		echo "# (skipped runs of other programs: $(grep '^# skipped prog' <<<"$c" | sed 's/^# skipped prog //' | tr '\n' ' '))" >&2
-	[ "$in" = "$pk" ] && [ "$co" = "$merged" ] && return 0
+	if [ "$in" = "$pk" ] && [ "$co" = "$merged" ]; then
+		# (issue 25) an skb read unseen or a held mark lost, the counts right:
+		# named (the observers' lines), not a disagreement
+		grep -Eq '^# diag read unseen|^# diag held lost' <<<"$c" &&
+			echo "agree; $(grep '^# diag' <<<"$c" | sed 's/^# //' | tr '\n' ' ')"
+		return 0
+	fi
 	[ "$in" = "$pk" ] || echo -n "counters: rx_gro_in=$in, $pk packets injected; "
 	[ "$co" = "$merged" ] || echo -n "counters: rx_gro_coalesced_skbs=$co, GRO built $merged; "
 	# what else they say: the receive counters and the GRO marks' health
 	# and why the programs left a GRO-built skb out (the reasons not zero)
 	awk '$1 ~ /^rx_(skbs|gso_skbs|gso_passthrough_skbs|gro_coalesced_segs)$/ { printf "%s=%s ", $1, $2 }
 	     /^# gro marks/ { sub(/^# /, ""); printf "(%s)", $0 }
+	     /^# diag:/ { sub(/^# /, ""); printf " (%s)", $0 }
 	     /^# rejected:/ { r = ""; for (i = 3; i < NF; i += 2) if ($(i + 1) != 0) r = r " " $i " " $(i + 1)
 			      printf " (rejected:%s)", r == "" ? " none" : r }' <<<"$c"
 	echo
@@ -179,7 +197,11 @@ gro() {
 		name="$name [counters not compared: the port filter does not follow IPv6 extension headers, kmod and BPF alike]"
 	   elif [ "$rc" = 0 ] && [ "$st_on" = 1 ]; then
 		why=$(st_check "$out")
-		if [ -n "$why" ]; then rc=1; else name="$name [counters agree]"; fi
+		case "$why" in
+		"agree; "*) name="$name [counters agree; ${why#agree; }]"; why="" ;;
+		'') name="$name [counters agree]" ;;
+		*) rc=1 ;;
+		esac
 	   fi ;;
 	esac
 	ktap_result "$rc" "$name" "${why:-$(echo "$out" | grep -m1 '^FAIL\|^SKIP\|udpgso_wire:')}"
@@ -206,12 +228,28 @@ gro_reps() {
 		[ "$rc" = 0 ] || { wf=$((wf + 1)); echo "# rep $i: udpgso_wire exit $rc: $(grep -m1 '^FAIL\|^SKIP\|udpgso_wire:' <<<"$out")"; }
 		# resent, or every try crossed a jiffy (SKIP): several trains counted
 		case "$out" in
-		*"train resent"* | *"each train crossed a jiffy"*) res=$((res + 1)); continue ;;
+		*"train resent"* | *"each train crossed a jiffy"*)
+			res=$((res + 1))
+			# (issue 25) not compared, but a GRO skb of its trains not seen at
+			# netif_receive_skb is a loss all the same: named in this rep (else
+			# it shows later, when another skb takes that address)
+			c2=$(st_cmd counters)
+			if ! grep -q 'gro skbs not seen at netif_receive_skb 0,' <<<"$c2"; then
+				inc=$((inc + 1))
+				echo "# rep $i (train resent, not compared): counters incomplete: $(grep \
+					'^# skipped\|^# diag' <<<"$c2" | sed 's/^# //' | tr '\n' ' ')"
+			fi
+			continue ;;
 		esac
 		why=$(st_check "$out")
 		case "$why" in
 		'') ag=$((ag + 1)) ;;
-		"counters incomplete"*) inc=$((inc + 1)); echo "# rep $i: $why" ;;
+		"counters incomplete"*) inc=$((inc + 1)); echo "# rep $i: $why"
+			# what the tap saw and the counters' whole answer (issue 25)
+			echo "$out" | sed 's/^/#   /'
+			c2=$(st_cmd counters)
+			grep -v '^[a-z]' <<<"$c2" | sed 's/^/#   counters again: /' ;;
+		"agree; "*) ag=$((ag + 1)); echo "# rep $i: counters ${why#agree; }" ;;
 		*) dis=$((dis + 1)); echo "# rep $i: $why"; echo "$out" | sed 's/^/#   /' ;;
 		esac
 		[ -n "$first" ] || [ -z "$why" ] || first="rep $i: $why"

@@ -62,6 +62,11 @@ static void usage(FILE *f)
 		"UDPGSO_STATS_MARKS=N (tests): a GRO marks map of N entries (1..1048576).\n"
 		"UDPGSO_STATS_NO_FREE=1: no consume_skb/kfree_skb programs (their counters\n"
 		"unavailable, or tx_sw_* of every caller with fexit): GRO counters only.\n"
+		"UDPGSO_STATS_DIAG=1 (issue 25): two observers more, '# diag: ...' (JSON\n"
+		"'diag'): a second netif_receive_skb program's rx_skbs (the counting one's\n"
+		"runs not made show as rx_skbs below it) and the GRO skbs a socket read\n"
+		"whose mark no netif_receive_skb run took; =skip-netif: without the\n"
+		"counting netif_receive_skb program (the diagnosis's own test).\n"
 		"Exit 1 on bad arguments, 4 without BTF or BPF.\n",
 		prog, prog, prog, prog);
 }
@@ -197,6 +202,7 @@ static int cmd_run(int argc, char **argv)
 		ugs_print_counters(&u, u.sum.cnt, stdout);
 		ugs_print_marks(&u, stdout);
 		ugs_print_skips(&u, stdout);
+		ugs_print_diag(&u, stdout);
 		ugs_print_hist(&u, &u.sum, stdout);
 	}
 	if (sfd >= 0) {
@@ -257,6 +263,7 @@ static int cmd_watch(int argc, char **argv)
 		/* since the start: a skip or a rejection stays visible */
 		ugs_print_marks(&u, stdout);
 		ugs_print_skips(&u, stdout);
+		ugs_print_diag(&u, stdout);
 	}
 	ugs_close(&u);
 	return 0;
@@ -303,6 +310,7 @@ static int cmd_serve(int argc, char **argv)
 				ugs_print_counters(&u, u.sum.cnt, stdout);
 				ugs_print_marks(&u, stdout);
 				ugs_print_skips(&u, stdout);
+				ugs_print_diag(&u, stdout);
 			} else {
 				ugs_print_hist(&u, &u.sum, stdout);
 			}

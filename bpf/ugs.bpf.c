@@ -43,6 +43,7 @@ char LICENSE[] SEC("license") = "GPL";
 #define PROTO_UDP	17
 #define NSEC_PER_SEC	1000000000ULL
 #define NETDEV_TX_BUSY	0x10
+#define ENOENT		2
 #define E2BIG		7
 /* transmit nesting followed (the module's UGS_TX_DEPTH) */
 #define UGS_TX_DEPTH	8	/* a power of two: indexes are masked */
@@ -88,6 +89,12 @@ __u64 ugs_rej[UGS_NR_REJ];
 /* marks deleted because GRO merged (or consumed) their skb: never counted */
 __u64 ugs_mark_merged;
 /*
+ * mark deletes the map refused (not -ENOENT: its bucket lock, an rqspinlock
+ * since 6.15, can give up): the mark stays, and a held one then reads as a
+ * GRO skb not seen at netif_receive_skb although it was counted
+ */
+__u64 ugs_mark_del_errors;
+/*
  * issue 25: the filter's skbs that entered GRO (rx_gro_in) and were neither
  * merged away nor seen at netif_receive_skb.  Every mark of such an skb is
  * "held" (ugs_mark.held): ugs_held_in counts them put, ugs_held_out taken
@@ -101,6 +108,9 @@ __u64 ugs_mark_merged;
 __u64 ugs_held_in;
 __u64 ugs_held_out;
 __u64 ugs_held_lost;
+/* the last lost held mark: its age (ns) and held flags when found (diag line) */
+__u64 ugs_lost_age;
+__u64 ugs_lost_held;
 
 /* a tx queue pass at one depth, until a nested pass replaces it */
 struct ugs_txq {
@@ -682,3 +692,4 @@ int BPF_PROG(ugs_udp6_gro_complete, struct sk_buff *skb, int nhoff, int ret)
 }
 
 #include "ugs_free.bpf.h"	/* derived from where the GSO skb is freed */
+#include "ugs_diag.bpf.h"	/* UDPGSO_STATS_DIAG: the lost skb's observers */

@@ -33,6 +33,9 @@ const struct ugs_hook_def ugs_hooks[UGS_NR_HOOKS] = {
 	[UGS_H_KFREE_SKB]		= { "tp_btf", "kfree_skb" },
 	[UGS_H_NAPI_GRO_RECEIVE_EXIT]	= { "tp_btf", "napi_gro_receive_exit" },
 	[UGS_H_NAPI_GRO_FRAGS_EXIT]	= { "tp_btf", "napi_gro_frags_exit" },
+	[UGS_H_NETIF_WITNESS]		= { "tp_btf", "netif_receive_skb_witness",
+					    "netif_receive_skb" },
+	[UGS_H_SKB_COPY_DATAGRAM]	= { "tp_btf", "skb_copy_datagram_iovec" },
 };
 
 /* the kallsyms functions whose calls to consume_skb/kfree_skb tell the place */
@@ -241,7 +244,7 @@ static int ugs_try(struct ugs *u, const struct ugs_filter *f, bool fexit, bool r
 		p->ugs_netif_receive_skb_rc, p->ugs_udp_fail_skb, p->ugs_udp_fail_sk,
 		p->ugs_gso_segment, p->ugs_udp4_gro_complete, p->ugs_udp6_gro_complete,
 		p->ugs_consume_skb, p->ugs_kfree_skb, p->ugs_napi_gro_receive_exit,
-		p->ugs_napi_gro_frags_exit,
+		p->ugs_napi_gro_frags_exit, p->ugs_netif_witness, p->ugs_read_datagram,
 	};
 	int h, n, err;
 	size_t i;
@@ -288,12 +291,29 @@ static int ugs_try(struct ugs *u, const struct ugs_filter *f, bool fexit, bool r
 			u->hnote[h] = "UDPGSO_STATS_NO_FREE set";
 		}
 	}
+	/*
+	 * UDPGSO_STATS_DIAG=1 (issue 25): the observers (bpf/ugs_diag.bpf.h);
+	 * =skip-netif: and no counting program on netif_receive_skb (the
+	 * diagnosis's own test: every skb then reaches the stack unseen)
+	 */
+	if (u->diag) {
+		u->prog[UGS_H_NETIF_WITNESS] = p->ugs_netif_witness;
+		u->prog[UGS_H_SKB_COPY_DATAGRAM] = p->ugs_read_datagram;
+		if (!strcmp(getenv("UDPGSO_STATS_DIAG"), "skip-netif")) {
+			u->prog[UGS_H_NETIF_RECEIVE_SKB] = NULL;
+			u->hnote[UGS_H_NETIF_RECEIVE_SKB] = "UDPGSO_STATS_DIAG=skip-netif";
+		}
+	} else {
+		u->hnote[UGS_H_NETIF_WITNESS] = "UDPGSO_STATS_DIAG not set";
+		u->hnote[UGS_H_SKB_COPY_DATAGRAM] = "UDPGSO_STATS_DIAG not set";
+	}
 	for (h = 0; h < UGS_NR_HOOKS; h++) {
 		bool tp = !strcmp(ugs_hooks[h].kind, "tp_btf");
+		const char *tpn = ugs_hooks[h].tp ? ugs_hooks[h].tp : ugs_hooks[h].name;
 
 		if (!u->prog[h])
 			continue;
-		if (tp ? ugs_tp_nargs(vml, ugs_hooks[h].name) < 0 :
+		if (tp ? ugs_tp_nargs(vml, tpn) < 0 :
 		    btf__find_by_name_kind(vml, ugs_hooks[h].name, BTF_KIND_FUNC) < 0) {
 			u->hs[h] = UGS_HS_NOT_FOUND;
 			u->herr[h] = -ENOENT;
@@ -400,6 +420,16 @@ int ugs_open(struct ugs *u, const struct ugs_filter *f, char *why, size_t len)
 	}
 	/* UDPGSO_STATS_EMPTY=1 (bpf_bench.sh): the cost of the hooks alone */
 	u->empty = ugs_env_set("UDPGSO_STATS_EMPTY");
+	if (ugs_env_set("UDPGSO_STATS_DIAG")) {
+		const char *v = getenv("UDPGSO_STATS_DIAG");
+
+		if (strcmp(v, "1") && strcmp(v, "skip-netif")) {
+			snprintf(why, len, "UDPGSO_STATS_DIAG '%s': allowed 0, 1, skip-netif", v);
+			btf__free(vml);
+			return -EINVAL;
+		}
+		u->diag = true;
+	}
 	ugs_find_ranges(r);
 	/*
 	 * the _rc twins where the kernel has bpf_rdonly_cast (else, or if they
@@ -534,7 +564,12 @@ int ugs_reset(struct ugs *u)
 	u->skel->bss->ugs_mark_put_errors = 0;
 	u->skel->bss->ugs_mark_full = 0;
 	u->skel->bss->ugs_mark_merged = 0;
+	u->skel->bss->ugs_mark_del_errors = 0;
 	memset(u->skel->bss->ugs_rej, 0, sizeof(u->skel->bss->ugs_rej));
+	u->skel->bss->ugs_w_skbs = 0;
+	u->skel->bss->ugs_w_gso = 0;
+	u->skel->bss->ugs_read_unseen = 0;
+	u->skel->bss->ugs_read_unseen_w = 0;
 	err = bpf_map__update_elem(u->skel->maps.ugs_stats, &zero, sizeof(zero), v,
 				   sz * u->ncpus, BPF_ANY);
 	free(v);

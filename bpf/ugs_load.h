@@ -39,12 +39,16 @@ enum ugs_hook {
 	UGS_H_KFREE_SKB,
 	UGS_H_NAPI_GRO_RECEIVE_EXIT,	/* derived: marks of merged skbs deleted */
 	UGS_H_NAPI_GRO_FRAGS_EXIT,
+	/* UDPGSO_STATS_DIAG (issue 25): observers beside the counting programs */
+	UGS_H_NETIF_WITNESS,		/* a second netif_receive_skb program */
+	UGS_H_SKB_COPY_DATAGRAM,	/* skbs read by a socket, marks still held */
 	UGS_NR_HOOKS
 };
 
 struct ugs_hook_def {
 	const char *kind;	/* tp_btf or fexit */
-	const char *name;	/* tracepoint or function */
+	const char *name;	/* tracepoint or function (as printed) */
+	const char *tp;		/* the tracepoint, when the name is not it */
 };
 extern const struct ugs_hook_def ugs_hooks[UGS_NR_HOOKS];
 
@@ -70,6 +74,7 @@ struct ugs {
 	bool skip;		/* ugs_open failed for lack of BTF or BPF: a KSFT skip */
 	bool empty;		/* UDPGSO_STATS_EMPTY: programs that return at once */
 	bool rc;		/* the _rc twins: gso fields through bpf_rdonly_cast */
+	bool diag;		/* UDPGSO_STATS_DIAG: the issue 25 observers loaded */
 	unsigned int marks;	/* UDPGSO_STATS_MARKS: the marks map's size (0: default) */
 	enum ugs_hook_state hs[UGS_NR_HOOKS];
 	int herr[UGS_NR_HOOKS];
@@ -131,5 +136,10 @@ __u64 ugs_skips(const struct ugs *u, struct ugs_skips *k);
 void ugs_print_skips(const struct ugs *u, FILE *out);
 /* "# prog NAME id N run_cnt N recursion_misses N" per attached program (hooks) */
 void ugs_print_progs(const struct ugs *u, FILE *out);
+/*
+ * with UDPGSO_STATS_DIAG: "# diag: netif_receive_skb witness rx_skbs N udp_gso_skbs N,
+ * read by a socket unseen at netif_receive_skb N" (since the last reset)
+ */
+void ugs_print_diag(const struct ugs *u, FILE *out);
 
 #endif /* _UGS_LOAD_H */

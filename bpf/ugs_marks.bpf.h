@@ -25,6 +25,8 @@ static __always_inline void ugs_put_mark(const struct sk_buff *skb, bool held)
 	if (old && old->held) {
 		__sync_fetch_and_add(&ugs_held_out, 1);
 		__sync_fetch_and_add(&ugs_held_lost, 1);
+		ugs_lost_age = mk.when - old->when;
+		ugs_lost_held = old->held | (old->head == mk.head ? 8 : 0);
 	}
 	err = bpf_map_update_elem(&ugs_marks, &key, &mk, BPF_ANY);
 	if (err) {
@@ -98,6 +100,7 @@ static __always_inline int ugs_gro_exit(int ret)
 	struct ugs_state *st;
 	struct ugs_mark *mk;
 	__u64 key;
+	long err;
 
 	if (ugs_empty || !ugs_derived_gro)
 		return 0;
@@ -112,10 +115,13 @@ static __always_inline int ugs_gro_exit(int ret)
 	if (mk && mk->head == st->gro_head) {
 		__u64 held = mk->held;
 
-		if (!bpf_map_delete_elem(&ugs_marks, &key)) {
+		err = bpf_map_delete_elem(&ugs_marks, &key);
+		if (!err) {
 			__sync_fetch_and_add(&ugs_mark_merged, 1);
 			if (held)
 				__sync_fetch_and_add(&ugs_held_out, 1);
+		} else if (err != -ENOENT) {
+			__sync_fetch_and_add(&ugs_mark_del_errors, 1);
 		}
 	}
 	return 0;
@@ -143,6 +149,7 @@ static __always_inline int ugs_take_mark(const struct sk_buff *skb, bool gso)
 	struct ugs_mark *mk;
 	bool lost;
 	int ok = 1;
+	long err;
 
 	/* no mark was ever put: nothing to look up */
 	if (!ugs_marks_used)
@@ -164,10 +171,16 @@ static __always_inline int ugs_take_mark(const struct sk_buff *skb, bool gso)
 	 */
 	held = mk->held;
 	lost = held && mk->head != (__u64)skb->head;
-	if (!bpf_map_delete_elem(&ugs_marks, &key) && held) {
+	err = bpf_map_delete_elem(&ugs_marks, &key);
+	if (!err && held) {
 		__sync_fetch_and_add(&ugs_held_out, 1);
-		if (lost)
+		if (lost) {
 			__sync_fetch_and_add(&ugs_held_lost, 1);
+			ugs_lost_age = bpf_ktime_get_ns() - mk->when;
+			ugs_lost_held = held | 16;
+		}
+	} else if (err && err != -ENOENT) {
+		__sync_fetch_and_add(&ugs_mark_del_errors, 1);
 	}
 	return ok;
 }

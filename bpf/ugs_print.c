@@ -48,6 +48,30 @@ void ugs_print_skips(const struct ugs *u, FILE *out)
 				(unsigned long long)k.miss[h]);
 }
 
+void ugs_print_diag(const struct ugs *u, FILE *out)
+{
+	const struct ugs_bpf__bss *b = u->skel->bss;
+
+	if (!u->diag)
+		return;
+	fprintf(out, "# diag: netif_receive_skb witness rx_skbs %llu udp_gso_skbs %llu, read by a "
+		"socket unseen at netif_receive_skb %llu\n", (unsigned long long)b->ugs_w_skbs,
+		(unsigned long long)b->ugs_w_gso, (unsigned long long)b->ugs_read_unseen);
+	if (b->ugs_read_unseen)
+		fprintf(out, "# diag read unseen: witnessed %llu; the last: mark put %llu ns "
+			"before the read, len %llu, gso_segs %llu\n",
+			(unsigned long long)b->ugs_read_unseen_w,
+			(unsigned long long)b->ugs_read_unseen_age,
+			(unsigned long long)b->ugs_read_unseen_len,
+			(unsigned long long)b->ugs_read_unseen_segs);
+	if (b->ugs_held_lost)
+		fprintf(out, "# diag held lost: %llu; the last: mark %llu ns old, held flags %llu "
+			"(1 held, 2 read unseen, 4 witnessed, 8 replaced by a mark of the same "
+			"head, 16 found at netif_receive_skb under another head)\n",
+			(unsigned long long)b->ugs_held_lost, (unsigned long long)b->ugs_lost_age,
+			(unsigned long long)b->ugs_lost_held);
+}
+
 void ugs_print_progs(const struct ugs *u, FILE *out)
 {
 	int h;
@@ -122,10 +146,11 @@ void ugs_print_marks(const struct ugs *u, FILE *out)
 	int r;
 
 	fprintf(out, "# gro marks: put errors %llu, found but refused: older than 1 s %llu, "
-		"another head %llu; merged away %llu\n", (unsigned long long)b->ugs_mark_put_errors,
+		"another head %llu; merged away %llu; deletes failed %llu\n",
+		(unsigned long long)b->ugs_mark_put_errors,
 		(unsigned long long)b->ugs_rej[UGS_REJ_MARK_STALE],
 		(unsigned long long)b->ugs_rej[UGS_REJ_MARK_HEAD],
-		(unsigned long long)b->ugs_mark_merged);
+		(unsigned long long)b->ugs_mark_merged, (unsigned long long)b->ugs_mark_del_errors);
 	fprintf(out, "# rejected:");
 	for (r = 0; r < UGS_NR_REJ; r++)
 		fprintf(out, " %s %llu", ugs_rej_names[r], (unsigned long long)b->ugs_rej[r]);
@@ -207,15 +232,24 @@ void ugs_print_json(const struct ugs *u, const struct ugs_stats *s, FILE *out)
 			(unsigned long long)k.miss[h]);
 		sep = ", ";
 	}
+	/* a refused delete leaves a mark: named, not a count missing (complete) */
 	fprintf(out, "}, \"mark_update_errors\": %llu, \"mark_map_full\": %llu, "
-		"\"gro_not_seen_at_netif_receive_skb\": %llu}, \"complete\": %s",
-		(unsigned long long)k.put_errors, (unsigned long long)k.full,
-		(unsigned long long)k.unseen, skipped ? "false" : "true");
+		"\"gro_not_seen_at_netif_receive_skb\": %llu, \"mark_delete_errors\": %llu}, "
+		"\"complete\": %s", (unsigned long long)k.put_errors, (unsigned long long)k.full,
+		(unsigned long long)k.unseen, (unsigned long long)u->skel->bss->ugs_mark_del_errors,
+		skipped ? "false" : "true");
 	fprintf(out, ", \"rejected\": {");
 	for (i = 0; i < UGS_NR_REJ; i++)
 		fprintf(out, "%s\"%s\": %llu", i ? ", " : "", ugs_rej_names[i],
 			(unsigned long long)u->skel->bss->ugs_rej[i]);
 	fputc('}', out);
+	if (u->diag)
+		fprintf(out, ", \"diag\": {\"witness_rx_skbs\": %llu, "
+			"\"witness_udp_gso_skbs\": %llu, "
+			"\"read_unseen_at_netif_receive_skb\": %llu}",
+			(unsigned long long)u->skel->bss->ugs_w_skbs,
+			(unsigned long long)u->skel->bss->ugs_w_gso,
+			(unsigned long long)u->skel->bss->ugs_read_unseen);
 	fprintf(out, ", \"histogram\": {");
 	for (h = 0; h < UGS_NR_HIST; h++) {
 		fprintf(out, "%s\"%s\": {", h ? ", " : "", dir[h]);

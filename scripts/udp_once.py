@@ -5,13 +5,17 @@ always read what arrives and send for a duration):
 
   udp_once.py hold ADDR PORT SECS   a UDP_GRO socket bound to ADDR:PORT
                                     that never reads, for SECS seconds
-  udp_once.py send ADDR PORT LEN    one datagram of LEN bytes to ADDR:PORT
+  udp_once.py send ADDR PORT LEN    one datagram of LEN bytes to ADDR:PORT,
+                                    sent right after a jiffy began (the
+                                    coarse clock ticks with jiffies)
 IPv4 addresses."""
 import socket
 import sys
 import time
 
 UDP_GRO = 104
+# Linux's CLOCK_MONOTONIC_COARSE (not in Python's time module before 3.13)
+COARSE = getattr(time, "CLOCK_MONOTONIC_COARSE", 6)
 
 
 def main(argv):
@@ -25,6 +29,12 @@ def main(argv):
         s.bind((addr, port))
         time.sleep(n)
     else:
+        # right after a tick: the NAPI poll that holds it (run at once, on
+        # the sender's softirq) ends in the jiffy it began, so that
+        # napi_complete_done does not flush it as older (gro_flush_timeout)
+        t0 = time.clock_gettime_ns(COARSE)
+        while time.clock_gettime_ns(COARSE) == t0:
+            pass
         s.sendto(b"x" * n, (addr, port))
     return 0
 
