@@ -8,6 +8,11 @@
 # order) and the order of the IPv4 IDs NETIF's driver handed to GRO (a kprobe
 # event at napi_gro_receive fetching the IP ID at skb->data + 4, offsets of
 # struct sk_buff from the kernel's BTF).
+# Also (since probe2): NETIF's napi:napi_poll, a kprobe event at napi_gro_flush and a
+# kretprobe at napi_gro_receive (its gro_result_t: 0 merged, 1 merged-free, 2 held,
+# 3 normal: sent up alone at once); for a train that is not PASS or SKIP, the
+# sequence of packets (IP ID - 100, then h held / n normal / m1 merged-free, merged
+# unmarked), polls (|P<work>) and flushes (|F<old>) as they came.
 # usage: reorder_probe.sh [N [CASE [PIN]]]  (PIN=1: tx role under taskset -c of one CPU)
 set -u
 N=${1:-100} C=${2:-max_count} PIN=${3:-0}
@@ -33,7 +38,11 @@ echo "name == \"$RIF\" && len > 400" > $I/events/net/net_dev_start_xmit/filter
 echo 1 > $I/events/net/net_dev_start_xmit/enable
 echo "p:ugreord/rxid napi_gro_receive id=+4(+$OD(\$arg2)):u16 len=+$OL(\$arg2):u32" >> $T/kprobe_events
 echo 'len > 400' > $I/events/ugreord/rxid/filter
-echo 1 > $I/events/ugreord/rxid/enable
+echo 'r:ugreord/rxret napi_gro_receive ret=$retval:s32' >> $T/kprobe_events
+echo 'p:ugreord/flush napi_gro_flush napi=$arg1:x64 old=$arg2:u8 j=@jiffies_64:u64' >> $T/kprobe_events
+echo 1 > $I/events/ugreord/enable
+echo "dev_name == \"$NETIF\"" > $I/events/napi/napi_poll/filter
+echo 1 > $I/events/napi/napi_poll/enable
 mkfifo /tmp/ugreord.fifo
 pin=()
 [ "$PIN" = 0 ] || pin=(taskset -c 1)
@@ -60,8 +69,20 @@ for i in $(seq "$N"); do
 	[ "$nq" -le 1 ] || multi=$((multi + 1))
 	ooo=$((ooo + o))
 	echo "train $i: $res | tx cpu,queue runs: $txq | rx id order: $rxo"
+	case "$res" in PASS* | SKIP*) continue ;; esac
+	echo "$tr" | awk '
+		/rxid:/ { for (i = 1; i <= NF; i++) if ($i ~ /^id=/) { v = substr($i, 4) + 0; v = int(v / 256) + (v % 256) * 256 - 100 }
+			  pend[$2] = v; next }
+		/rxret:/ { if (!($2 in pend)) next; r = ""; for (i = 1; i <= NF; i++) if ($i ~ /^ret=/) r = substr($i, 5) + 0
+			  printf " %d%s", pend[$2], r == 0 ? "" : r == 2 ? "h" : r == 3 ? "n" : "m" r; delete pend[$2]; next }
+		/napi_poll:/ { for (i = 1; i <= NF; i++) if ($i == "work") w = $(i + 1); printf " |P%s", w; next }
+		/flush:/ { for (i = 1; i <= NF; i++) if ($i ~ /^old=/) o = substr($i, 5); printf " |F%s", o; next }
+		END { print "" }' | sed 's/^/#   /'
+	echo "$tr" | grep -c . | sed 's/^/#   trace lines: /'
+
 done
 echo "# summary: $N trains of $C, tx pinned $PIN: $fail not PASS, $multi left on >1 tx queue, $ooo arrived out of order"
-echo 0 > $I/events/ugreord/rxid/enable
-echo '-:ugreord/rxid' >> $T/kprobe_events
+echo 0 > $I/events/ugreord/enable
+echo 0 > $I/events/napi/napi_poll/enable
+for e in rxid rxret flush; do echo "-:ugreord/$e" >> $T/kprobe_events; done
 rmdir $I; rm -f /tmp/ugreord.fifo
