@@ -469,6 +469,23 @@ static int out_of_order(const struct gpkt *p, int n, const char *groups,
 	return 0;
 }
 
+/*
+ * every tap skb's packets lie within one group of @groups: what came is the
+ * expectation cut (a flush), not packets merged across its groups
+ */
+static bool cut_of(int n, const char *groups, const struct gout *taps, int nt)
+{
+	int grp[GRO_MAX_PKTS], i;
+	bool drop[GRO_MAX_PKTS];
+
+	parse_groups(groups, n, grp, drop);
+	for (i = 0; i < nt; i++)
+		if (taps[i].first < 0 || !taps[i].asc || grp[taps[i].first] < 0 ||
+		    grp[taps[i].first] != grp[taps[i].last])
+			return false;
+	return nt > 0;
+}
+
 /* the receiver's side: tap, socket, counters (in @rxns, if given) */
 static void setup_rx(struct gro_env *env, const struct gro_opts *o)
 {
@@ -564,7 +581,8 @@ int wire_gro_main(int argc, char **argv)
 	long ce0 = -1, ce1 = -1, c40 = 0, c41 = 0, c60 = 0, c61 = 0, want;
 	const char *groups, *own, *note = "";
 	char cut[512], why[256], polls[512], tpath[512], cutnote[700] = "";
-	int split = -3, nsplit = 0, nreord = 0, reord = 0, cpu[2] = { -1, -1 }, tlines, cnt, cnr;
+	int split = -3, nsplit = 0, nreord = 0, nunseen = 0, reord = 0, tlines, cnt, cnr;
+	int cpu[2] = { -1, -1 };
 	char owhy[160];
 	bool ok = false, skip, exact = false;
 	FILE *out = stdout;
@@ -702,9 +720,23 @@ int wire_gro_main(int argc, char **argv)
 		if (split == -1)
 			fprintf(out, "# try %d: the GRO flushes inside the train not known: %s\n",
 				try, why);
-		/* the receiver's flushes seen, none split it: judged as it is */
-		if (split == 0 && exact)
-			break;
+		/*
+		 * the receiver's flushes seen, none split it: judged as it is;
+		 * but skbs that are the case's expectation cut where the trace saw no
+		 * flush are asked again, named (seen in the 6.1 guest: the
+		 * jiffy a kprobe event reads and the one GRO compares may
+		 * differ: results/device-guest-2026-11-25d)
+		 */
+		if (split == 0 && exact) {
+			if (ok || o.groups || try == o.tries || !cut_of(n, own, taps, nt))
+				break;
+			fmt_out(s1, sizeof(s1), taps, nt);
+			fprintf(out, "# try %d: split where the trace saw no GRO flush: skbs [%s] "
+				"are the expectation cut (polls that ended inside: %s)\n", try, s1,
+				polls);
+			nunseen++;
+			continue;
+		}
 		ncrossed += crossed == 1;
 		if (ok || !crossed)
 			break;
@@ -737,9 +769,9 @@ int wire_gro_main(int argc, char **argv)
 		note = "";
 	else if (skip)
 		note = "; each train crossed a jiffy (too slow here)";
-	else if (try - nsplit - nreord > 1 && crossed == -1)
+	else if (try - nsplit - nreord - nunseen > 1 && crossed == -1)
 		note = "; train resent: the sender's jiffies unknown, asked again after a mismatch";
-	else if (try - nsplit - nreord > 1)
+	else if (try - nsplit - nreord - nunseen > 1)
 		note = "; train resent: a jiffy ended in it";
 	if (reord)
 		snprintf(cutnote + strlen(cutnote), sizeof(cutnote) - strlen(cutnote),
@@ -748,6 +780,9 @@ int wire_gro_main(int argc, char **argv)
 	else if (nreord)
 		snprintf(cutnote + strlen(cutnote), sizeof(cutnote) - strlen(cutnote),
 			 "; asked again %d times: out of order at GRO", nreord);
+	if (nunseen)
+		snprintf(cutnote + strlen(cutnote), sizeof(cutnote) - strlen(cutnote),
+			 "; asked again %d times: split, no flush seen", nunseen);
 	if (nsplit)
 		snprintf(cutnote + strlen(cutnote), sizeof(cutnote) - strlen(cutnote),
 			 "; asked again %d times: poll split", nsplit);

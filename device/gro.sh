@@ -209,6 +209,9 @@ run() {
 	# asked again and named; the last try too: fails, named by the checker
 	again=$(echo "$OUT" | sed -n 's/.*; asked again \([0-9]*\) times: out of order at GRO.*/\1/p' | head -1)
 	[ -z "$again" ] || name="$name [asked again $again times: out of order at GRO]"
+	# the expectation cut where the trace saw no flush (udpgso_wire_gro.c)
+	again=$(echo "$OUT" | sed -n 's/.*; asked again \([0-9]*\) times: split, no flush seen.*/\1/p' | head -1)
+	[ -z "$again" ] || name="$name [asked again $again times: split, no flush seen]"
 	case "$OUT" in *"every try split by a GRO flush"*)
 		name="$name [judged with the cut: $(echo "$OUT" |
 			sed -n 's/.*cut at the flushes: \([0-9x,;-]*[0-9x]\).*/\1/p' | head -1)]" ;;
