@@ -279,6 +279,16 @@ cmp_selftest() {
 	else
 		ktap_fail "selftest: a wrong expectation (same as 2+2) fails" "exit $rc"
 	fi
+	# a train sent out of order (packets 1 and 2 swapped) must fail so, named
+	out=$(ip netns exec "$NA" "$BIN" gro -6 -S "$A6" -D "$B6" -p "$PORT" --tx-dev va \
+		--rx-netns "$NB" --rx-dev vb -c same --swap 1,2 --tries 2 2>&1)
+	rc=$?
+	echo "$out" | sed 's/^/# /'
+	if [ "$rc" = 1 ] && echo "$out" | grep -q '^FAIL .*reached GRO out of order in 2 of 2 tries'; then
+		ktap_ok "selftest: a train out of order (1, 2 swapped) fails, named"
+	else
+		ktap_fail "selftest: a train out of order (1, 2 swapped) fails, named" "exit $rc"
+	fi
 }
 
 # ---- a UDP_GRO socket: every case ---------------------------------------------

@@ -49,6 +49,7 @@
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
 #include <time.h>
 #include <unistd.h>
 #include <linux/if_packet.h>
@@ -63,6 +64,9 @@ struct gout {
 	uint16_t sport;
 	uint32_t len;		/* tap: frame bytes after L2; read: payload */
 	uint32_t gso;		/* tap: vnet gso_size; read: UDP_GRO cmsg */
+	/* tap: the packets in it, from the payload pattern (-1: unknown) */
+	int16_t first, last;
+	bool asc;		/* its packets in ascending order */
 };
 
 /* parse "0-2;3x" into group ids per packet (-1: not listed) and drop marks */
@@ -151,13 +155,14 @@ static void expect_out(const struct gpkt *p, int n, const char *groups, int fam,
 			for (i = 0; i < n; i++) {
 				if (grp[i] != g)
 					continue;
-				reads[*nreads] = (struct gout){ SPORT0 + p[i].flow, p[i].len, 0 };
+				reads[*nreads] = (struct gout){ .sport = SPORT0 + p[i].flow,
+								.len = p[i].len };
 				(*nreads)++;
 			}
 			continue;
 		}
-		reads[*nreads] = (struct gout){ SPORT0 + p[first].flow, sum,
-					       cnt > 1 ? p[first].len : 0 };
+		reads[*nreads] = (struct gout){ .sport = SPORT0 + p[first].flow, .len = sum,
+					       .gso = cnt > 1 ? p[first].len : 0 };
 		(*nreads)++;
 	}
 }
@@ -285,12 +290,51 @@ static long coarse_ticks(void)
 	return ts.tv_sec * 1000000000L + ts.tv_nsec;
 }
 
+/* the packet whose payload starts at @b (@len bytes there), -1: none */
+static int pkt_at(const struct gpkt *p, int n, const uint8_t *b, size_t len)
+{
+	uint32_t off = 0;
+	int i, k;
+
+	for (i = 0; i < n; off += p[i].len, i++) {
+		if (p[i].len < 4 || len < 4)
+			continue;
+		for (k = 0; k < 4 && b[k] == wire_pat(0, off + (uint32_t)k); k++)
+			;
+		if (k == 4)
+			return i;
+	}
+	return -1;
+}
+
+/*
+ * the packets a tap's skb carries, from the payload pattern (wire_fill at
+ * each packet's offset in the train): first, last, and whether each one is
+ * after the one before (GRO merges in arrival order)
+ */
+static void tap_packets(const struct gpkt *p, int n, const uint8_t *b, size_t len,
+			struct gout *t)
+{
+	int i = pkt_at(p, n, b, len), j;
+	size_t u = 0;
+
+	t->first = t->last = (int16_t)i;
+	t->asc = true;
+	while (i >= 0 && (u += p[i].len) < len) {
+		j = pkt_at(p, n, b + u, len - u);
+		if (j < 0)
+			break;		/* cut short by the capture */
+		t->asc &= j > i;
+		t->last = (int16_t)(i = j);
+	}
+}
+
 /*
  * collect taps and reads: wait up to @first_ms for the first, then until
  * @quiet_ms pass without either
  */
-static void collect(const struct gro_env *env, struct gout *taps, int *ntaps,
-		    struct gout *reads, int *nreads, int first_ms, int quiet_ms)
+static void collect(const struct gro_env *env, const struct gpkt *p, int n, struct gout *taps,
+		    int *ntaps, struct gout *reads, int *nreads, int first_ms, int quiet_ms)
 {
 	static uint8_t buf[WIRE_FRAME_MAX];
 	struct pollfd pfd[2] = { { .fd = env->tapfd, .events = POLLIN },
@@ -324,6 +368,8 @@ static void collect(const struct gro_env *env, struct gout *taps, int *ntaps,
 					taps[*ntaps].sport = (uint16_t)(buf[l4] << 8 | buf[l4 + 1]);
 					taps[*ntaps].len = (uint32_t)(f.len - WIRE_ETH_HLEN);
 					taps[*ntaps].gso = f.vnet.gso_type ? f.vnet.gso_size : 0;
+					tap_packets(p, n, buf + l4 + 8, f.len - l4 - 8,
+						    &taps[*ntaps]);
 					(*ntaps)++;
 				}
 			}
@@ -372,6 +418,74 @@ static bool same_out(const struct gout *a, int na, const struct gout *b, int nb)
 	return true;
 }
 
+/*
+ * Did the train reach GRO in the order it was sent?  Within a flow GRO
+ * keeps the order: a held skb takes later packets only, and is delivered
+ * before the next one starts; only a packet GRO sends up at once (IPv4
+ * options, a zero or bad checksum: its group comes before one of an earlier
+ * packet in @groups) may pass the held skb.  So each skb's packets ascend,
+ * and each skb of a flow starts after the last packet of the flow's skbs
+ * before it.  A train whose frames left the sender on two tx queues can
+ * reach GRO out of order (XPS picks a packet socket's queue per frame from
+ * the sending CPU: results/device-guest-2026-11-25d).  0: in order (or
+ * unknown), 1: out of order, @why says where.
+ */
+static int out_of_order(const struct gpkt *p, int n, const char *groups,
+			const struct gout *taps, int nt, char *why, size_t wl)
+{
+	int grp[GRO_MAX_PKTS], i, j, g, m;
+	bool drop[GRO_MAX_PKTS], ex[GRO_MAX_OUT];
+
+	parse_groups(groups, n, grp, drop);
+	for (i = 0; i < nt; i++) {
+		const struct gout *t = &taps[i];
+
+		ex[i] = true;
+		if (t->first < 0)
+			continue;
+		if (!t->asc) {
+			snprintf(why, wl, "flow %u: an skb of packets %d..%d not in ascending order",
+				 t->sport, t->first, t->last);
+			return 1;
+		}
+		/* a packet sent up at once, before the held skb */
+		g = grp[t->first];
+		for (j = 0; g >= 0 && t->first == t->last && j < t->first; j++)
+			if (p[j].flow == p[t->first].flow && grp[j] > g)
+				break;
+		if (g >= 0 && t->first == t->last && j < t->first)
+			continue;
+		ex[i] = false;
+		/* the flow's last packet in the skbs before this one */
+		for (m = -1, j = 0; j < i; j++)
+			if (!ex[j] && taps[j].sport == t->sport && taps[j].last > m)
+				m = taps[j].last;
+		if (t->first < m) {
+			snprintf(why, wl, "flow %u: an skb from packet %d came after one up to "
+				 "packet %d", t->sport, t->first, m);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * every tap skb's packets lie within one group of @groups: what came is the
+ * expectation cut (a flush), not packets merged across its groups
+ */
+static bool cut_of(int n, const char *groups, const struct gout *taps, int nt)
+{
+	int grp[GRO_MAX_PKTS], i;
+	bool drop[GRO_MAX_PKTS];
+
+	parse_groups(groups, n, grp, drop);
+	for (i = 0; i < nt; i++)
+		if (taps[i].first < 0 || !taps[i].asc || grp[taps[i].first] < 0 ||
+		    grp[taps[i].first] != grp[taps[i].last])
+			return false;
+	return nt > 0;
+}
+
 /* the receiver's side: tap, socket, counters (in @rxns, if given) */
 static void setup_rx(struct gro_env *env, const struct gro_opts *o)
 {
@@ -386,10 +500,29 @@ static void setup_rx(struct gro_env *env, const struct gro_opts *o)
 		wire_netns_enter(NULL);
 }
 
-/* one train, started right after a tick; true when a jiffy ended in it */
-static bool send_train(const struct gro_env *env, struct mmsghdr *mm, int n, const char *txdev)
+/*
+ * one train, started right after a tick; true when a jiffy ended in it.
+ * Sent from one CPU: a packet socket caches no tx queue, so XPS picks each
+ * frame's queue from the sending CPU (netdev_pick_tx), and a sender moved
+ * in the middle of sendmmsg (cond_resched between messages) spreads the
+ * train over two queues, which a multiqueue device may deliver out of
+ * order (results/device-guest-2026-11-25d).  @cpu: the CPU at the start
+ * and the end (they differ only when the pinning failed).
+ */
+static bool send_train(const struct gro_env *env, struct mmsghdr *mm, int n, const char *txdev,
+		       int cpu[2])
 {
-	long t0 = coarse_ticks(), t1;
+	long t0, t1;
+	cpu_set_t old, one;
+	bool pinned = false;
+
+	cpu[0] = sched_getcpu();
+	if (cpu[0] >= 0 && !sched_getaffinity(0, sizeof(old), &old)) {
+		CPU_ZERO(&one);
+		CPU_SET(cpu[0], &one);
+		pinned = !sched_setaffinity(0, sizeof(one), &one);
+	}
+	t0 = coarse_ticks();
 
 	/* the train must stay in one jiffy (napi_complete_done flushes held
 	 * skbs of an older jiffy)
@@ -404,13 +537,18 @@ static bool send_train(const struct gro_env *env, struct mmsghdr *mm, int n, con
 		ug_die_errno(1, "sendmmsg on %s", txdev);
 	}
 	t1 = coarse_ticks();
+	cpu[1] = sched_getcpu();
+	if (pinned)
+		sched_setaffinity(0, sizeof(old), &old);
 	return t1 != t0;
 }
 
-/* --role tx: a train per line 'go' on stdin, 'sent N crossed 0|1' for each */
+/* --role tx: a train per line 'go' on stdin, 'sent N crossed 0|1 cpu A B' for each */
 static int tx_role(const struct gro_env *env, struct mmsghdr *mm, int n, const char *txdev)
 {
+	int i;
 	char line[64];
+	int cpu[2];
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	while (fgets(line, sizeof(line), stdin)) {
@@ -419,7 +557,8 @@ static int tx_role(const struct gro_env *env, struct mmsghdr *mm, int n, const c
 			fprintf(stderr, "# gro --role tx: line '%s' ignored (allowed: go)\n", line);
 			continue;
 		}
-		printf("sent %d crossed %d\n", n, send_train(env, mm, n, txdev));
+		i = send_train(env, mm, n, txdev, cpu);
+		printf("sent %d crossed %d cpu %d %d\n", n, i, cpu[0], cpu[1]);
 	}
 	return 0;
 }
@@ -431,7 +570,7 @@ int wire_gro_main(int argc, char **argv)
 	static uint8_t fr[GRO_MAX_PKTS][1600];
 	static struct gout etaps[GRO_MAX_OUT], ereads[GRO_MAX_OUT], taps[GRO_MAX_OUT],
 			   reads[GRO_MAX_OUT], ctaps[GRO_MAX_OUT], creads[GRO_MAX_OUT];
-	struct gro_opts o = { .mode = RX_GRO, .tries = 5 };
+	struct gro_opts o = { .mode = RX_GRO, .tries = 5, .swap = { -1, -1 } };
 	struct mmsghdr mm[GRO_MAX_PKTS];
 	struct iovec iov[GRO_MAX_PKTS];
 	struct gpkt p[GRO_MAX_PKTS];
@@ -442,7 +581,9 @@ int wire_gro_main(int argc, char **argv)
 	long ce0 = -1, ce1 = -1, c40 = 0, c41 = 0, c60 = 0, c61 = 0, want;
 	const char *groups, *own, *note = "";
 	char cut[512], why[256], polls[512], tpath[512], cutnote[700] = "";
-	int split = -3, nsplit = 0, tlines, cnt, cnr;
+	int split = -3, nsplit = 0, nreord = 0, nunseen = 0, reord = 0, tlines, cnt, cnr;
+	int cpu[2] = { -1, -1 };
+	char owhy[160];
 	bool ok = false, skip, exact = false;
 	FILE *out = stdout;
 
@@ -475,6 +616,16 @@ int wire_gro_main(int argc, char **argv)
 		get_mac(o.txdev, env.smac);
 		env.txfd = wire_packet_socket(o.txdev, false, NULL);
 		build_frames(&env, p, n, fr, mm, iov);
+		if (o.swap[0] >= 0) {	/* the self-test's train out of order */
+			struct mmsghdr t;
+
+			ug_die_if(o.swap[0] >= n || o.swap[1] >= n,
+				  "gro --swap %d,%d: case %s has packets 0..%d", o.swap[0],
+				  o.swap[1], c->name, n - 1);
+			t = mm[o.swap[0]];
+			mm[o.swap[0]] = mm[o.swap[1]];
+			mm[o.swap[1]] = t;
+		}
 	}
 	if (o.role == ROLE_TX) {
 		i = tx_role(&env, mm, n, o.txdev ? o.txdev : "the UDP socket");
@@ -491,7 +642,7 @@ int wire_gro_main(int argc, char **argv)
 	for (i = 0; !wire_use_vnet() && i < net; i++)
 		etaps[i].gso = 0;
 	/* drain what the namespace had before */
-	collect(&env, taps, &nt, reads, &nr, 20, 20);
+	collect(&env, p, n, taps, &nt, reads, &nr, 20, 20);
 	for (want = 0, i = 0; i < n; i++)
 		want += p[i].csum == 1;
 	for (try = 1; try <= o.tries; try++) {
@@ -499,20 +650,33 @@ int wire_gro_main(int argc, char **argv)
 		/* the trace's lines so far: this train's follow them */
 		tlines = o.napi_dir ? napi_trace_lines(tpath) : 0;
 		if (o.role == ROLE_BOTH) {
-			crossed = send_train(&env, mm, n, o.txdev);
-			collect(&env, taps, &nt, reads, &nr, 100, 100);
+			crossed = send_train(&env, mm, n, o.txdev, cpu);
+			collect(&env, p, n, taps, &nt, reads, &nr, 100, 100);
 		} else {
 			printf("go\n");
 			/* unknown without the answer: -1 */
-			crossed = o.tx_reply ? read_reply(n) : -1;
+			crossed = o.tx_reply ? read_reply(n, cpu) : -1;
 			/* the frames left before the answer; without it, the
 			 * sender may be slow to start (ssh, a TCG guest)
 			 */
-			collect(&env, taps, &nt, reads, &nr, o.tx_reply ? 2000 : 10000, 100);
+			collect(&env, p, n, taps, &nt, reads, &nr, o.tx_reply ? 2000 : 10000, 100);
 		}
 		ce1 = csum_errors(&env, &c41, &c61);
 		ok = same_out(etaps, net, taps, nt) && same_out(ereads, ner, reads, nr) &&
 		     (ce0 < 0 || ce1 - ce0 == want);
+		/* reordered before GRO: no verdict on GRO, asked again, said */
+		reord = out_of_order(p, n, own, taps, nt, owhy, sizeof(owhy));
+		if (reord) {
+			nreord++;
+			fprintf(out, "# try %d: the train reached GRO out of order: %s (the sender "
+				"on CPU %d..%d; skbs [%s])\n", try, owhy, cpu[0], cpu[1],
+				(fmt_out(s1, sizeof(s1), taps, nt), s1));
+			if (try < o.tries)
+				continue;
+			ok = false;
+			crossed = 0;
+			break;
+		}
 		split = o.napi_dir ? napi_train(tpath, tlines, p, n, env.fam, o.hz, groups, own, cut,
 						sizeof(cut), why, sizeof(why), polls,
 						sizeof(polls), &exact) : -3;	/* not read */
@@ -556,9 +720,23 @@ int wire_gro_main(int argc, char **argv)
 		if (split == -1)
 			fprintf(out, "# try %d: the GRO flushes inside the train not known: %s\n",
 				try, why);
-		/* the receiver's flushes seen, none split it: judged as it is */
-		if (split == 0 && exact)
-			break;
+		/*
+		 * the receiver's flushes seen, none split it: judged as it is;
+		 * but skbs that are the case's expectation cut where the trace saw no
+		 * flush are asked again, named (seen in the 6.1 guest: the
+		 * jiffy a kprobe event reads and the one GRO compares may
+		 * differ: results/device-guest-2026-11-25d)
+		 */
+		if (split == 0 && exact) {
+			if (ok || o.groups || try == o.tries || !cut_of(n, own, taps, nt))
+				break;
+			fmt_out(s1, sizeof(s1), taps, nt);
+			fprintf(out, "# try %d: split where the trace saw no GRO flush: skbs [%s] "
+				"are the expectation cut (polls that ended inside: %s)\n", try, s1,
+				polls);
+			nunseen++;
+			continue;
+		}
 		ncrossed += crossed == 1;
 		if (ok || !crossed)
 			break;
@@ -591,10 +769,20 @@ int wire_gro_main(int argc, char **argv)
 		note = "";
 	else if (skip)
 		note = "; each train crossed a jiffy (too slow here)";
-	else if (try - nsplit > 1 && crossed == -1)
+	else if (try - nsplit - nreord - nunseen > 1 && crossed == -1)
 		note = "; train resent: the sender's jiffies unknown, asked again after a mismatch";
-	else if (try - nsplit > 1)
+	else if (try - nsplit - nreord - nunseen > 1)
 		note = "; train resent: a jiffy ended in it";
+	if (reord)
+		snprintf(cutnote + strlen(cutnote), sizeof(cutnote) - strlen(cutnote),
+			 "; reached GRO out of order in %d of %d tries, the last too: %s", nreord,
+			 try, owhy);
+	else if (nreord)
+		snprintf(cutnote + strlen(cutnote), sizeof(cutnote) - strlen(cutnote),
+			 "; asked again %d times: out of order at GRO", nreord);
+	if (nunseen)
+		snprintf(cutnote + strlen(cutnote), sizeof(cutnote) - strlen(cutnote),
+			 "; asked again %d times: split, no flush seen", nunseen);
 	if (nsplit)
 		snprintf(cutnote + strlen(cutnote), sizeof(cutnote) - strlen(cutnote),
 			 "; asked again %d times: poll split", nsplit);

@@ -30,6 +30,7 @@ struct gro_opts {
 	const char *cut_from;	/* --cut-from: a saved trace, cut and exit */
 	enum rxmode mode;
 	int tries, hz;
+	int swap[2];		/* --swap I,J: the tx side sends J at I's place and I at J's */
 	bool tx_reply, gso;
 };
 
@@ -39,8 +40,10 @@ void parse_gro(int argc, char **argv, struct gro_opts *o, struct gro_env *env);
 int rx_socket(const struct gro_env *env, const struct gro_opts *o);
 /* --role tx --gso: the socket and the buffer of the one GSO send */
 void gso_setup(struct gro_env *env, const struct gpkt *p, int n, const char *cname);
-/* --role rx --tx-reply: 1 when the train crossed a jiffy on the sender */
-int read_reply(int n);
+/* --role rx --tx-reply: 1 when the train crossed a jiffy on the sender;
+ * @cpu: the sender's CPU at the train's start and end (-1: not said)
+ */
+int read_reply(int n, int cpu[2]);
 
 /* udpgso_wire_napi.c: the receiver's GRO flushes inside a train */
 int napi_trace_lines(const char *path);

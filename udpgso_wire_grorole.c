@@ -24,7 +24,7 @@ void usage_gro(void)
 	       "       udpgso_wire gro --role rx -4|-6 -S SRC -D DST -p PORT --rx-dev DEV\n"
 	       "                       [--rx-netns NS] -c CASE [--rx MODE] [--tx-reply]\n"
 	       "       udpgso_wire gro --role tx -4|-6 -S SRC -D DST -p PORT --tx-dev DEV\n"
-	       "                       --dst-mac MAC -c CASE [--gso]\n"
+	       "                       --dst-mac MAC -c CASE [--gso | --swap I,J]\n"
 	       "       udpgso_wire gro -4|-6 -c CASE [--groups G] [--hz N] --cut-from FILE\n"
 	       "  one UDP GRO conformance case: a train of crafted packets written on\n"
 	       "  --tx-dev (this namespace), the skbs GRO builds on --rx-dev (tap) and the\n"
@@ -40,7 +40,8 @@ void usage_gro(void)
 	       "  that crossed a jiffy on the sender is asked again, as above); without,\n"
 	       "  a train that does not match is asked again (at most --tries).  --role tx\n"
 	       "  writes the train to --dst-mac on --tx-dev for each line 'go' on stdin and\n"
-	       "  answers 'sent N crossed 0|1' on stdout; it exits at EOF.  --gso: the train\n"
+	       "  answers 'sent N crossed 0|1 cpu A B' on stdout (the CPU it sent the train\n"
+	       "  from, pinned to it for the train); it exits at EOF.  --gso: the train\n"
 	       "  as one UDP_SEGMENT send from a socket instead (the device or the kernel\n"
 	       "  segments it; trains of one flow and equal lengths: same, small_last, ...).\n"
 	       "  --napi-trace DIR: a tracefs instance with napi:napi_poll and\n"
@@ -51,6 +52,11 @@ void usage_gro(void)
 	       "  full-budget poll flushes everything below 1000; default: unknown, as\n"
 	       "  below).  --cut-from FILE (with -4|-6 -c [--groups]): print the case's\n"
 	       "  expectation cut at the flushes of a saved trace, and exit.\n"
+	       "  Order: each skb's packets are known from the payload; a train that\n"
+	       "  reached GRO out of order in a flow is asked again, named ('out of\n"
+	       "  order at GRO'), and fails when the last try came out of order too.\n"
+	       "  --swap I,J (tx side): packet J is sent at I's place and I at J's: a\n"
+	       "  train out of order, which must fail so.\n"
 	       "  -l lists the cases:\n");
 	for (i = 0; i < (int)wire_gro_ncases; i++) {
 		const char *only = "      ";
@@ -64,7 +70,7 @@ void usage_gro(void)
 void parse_gro(int argc, char **argv, struct gro_opts *o, struct gro_env *env)
 {
 	enum { O_TXDEV = 256, O_RXNS, O_RXDEV, O_RX, O_TRIES, O_GROUPS, O_ROLE, O_DMAC, O_REPLY,
-	       O_GSO, O_NAPI, O_CUT, O_HZ };
+	       O_GSO, O_NAPI, O_CUT, O_HZ, O_SWAP };
 	static const struct option lo[] = {
 		{ "tx-dev", required_argument, NULL, O_TXDEV },
 		{ "rx-netns", required_argument, NULL, O_RXNS },
@@ -79,11 +85,13 @@ void parse_gro(int argc, char **argv, struct gro_opts *o, struct gro_env *env)
 		{ "napi-trace", required_argument, NULL, O_NAPI },
 		{ "cut-from", required_argument, NULL, O_CUT },
 		{ "hz", required_argument, NULL, O_HZ },
+		{ "swap", required_argument, NULL, O_SWAP },
 		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};
 	static const char *const rxmodes[] = { "gro", "plain", "plain-fraglist", "none", NULL };
 	static const char *const roles[] = { "rx", "tx", NULL };
 	int c, i;
+	char sc;
 
 	while ((c = getopt_long(argc, argv, "46S:D:p:c:lh", lo, NULL)) != -1) {
 		switch (c) {
@@ -147,6 +155,11 @@ void parse_gro(int argc, char **argv, struct gro_opts *o, struct gro_env *env)
 		case O_HZ:
 			o->hz = (int)ug_parse_ll("--hz", optarg, 24, 10000);
 			break;
+		case O_SWAP:
+			ug_die_if(sscanf(optarg, "%d,%d%c", &o->swap[0], &o->swap[1], &sc) != 2 ||
+				  o->swap[0] < 0 || o->swap[1] <= o->swap[0],
+				  "--swap '%s': allowed I,J, packet indexes 0 <= I < J", optarg);
+			break;
 		case 'l':
 			for (i = 0; i < (int)wire_gro_ncases; i++)
 				printf("%s %d\n", wire_gro_cases[i].name, wire_gro_cases[i].fam);
@@ -177,12 +190,14 @@ void parse_gro(int argc, char **argv, struct gro_opts *o, struct gro_env *env)
 		break;
 	case ROLE_RX:
 		ug_die_if(!o->rxdev, "gro --role rx: --rx-dev is required");
-		ug_die_if(o->txdev || o->dmac || o->gso,
-			  "gro --role rx: --tx-dev, --dst-mac and --gso belong to --role tx");
+		ug_die_if(o->txdev || o->dmac || o->gso || o->swap[0] >= 0,
+			  "gro --role rx: --tx-dev, --dst-mac, --gso and --swap belong to --role tx");
 		break;
 	case ROLE_TX:
 		ug_die_if(!o->gso && (!o->txdev || !o->dmac),
 			  "gro --role tx: --tx-dev and --dst-mac are required (or --gso)");
+		ug_die_if(o->gso && o->swap[0] >= 0,
+			  "gro --role tx: --swap reorders crafted frames, not a --gso send");
 		ug_die_if(o->rxns || o->rxdev || o->tx_reply || o->groups,
 			  "gro --role tx: --rx-netns, --rx-dev, --tx-reply, --groups belong "
 			  "to --role rx");
@@ -281,7 +296,7 @@ void gso_setup(struct gro_env *env, const struct gpkt *p, int n, const char *cna
 }
 
 /* --role rx: the tx role's answer to 'go': 1 crossed a jiffy, 0 not */
-int read_reply(int n)
+int read_reply(int n, int cpu[2])
 {
 	struct pollfd pfd = { .fd = 0, .events = POLLIN };
 	char line[64];
@@ -299,8 +314,11 @@ int read_reply(int n)
 		u++;
 	}
 	line[u] = 0;
-	ug_die_if(sscanf(line, "sent %d crossed %d", &sent, &crossed) != 2,
-		  "gro --role rx: tx answered '%s': allowed 'sent N crossed 0|1'", line);
+	/* (the CPUs since results/device-guest-2026-11-25d: optional) */
+	cpu[0] = cpu[1] = -1;
+	ug_die_if(sscanf(line, "sent %d crossed %d cpu %d %d", &sent, &crossed, &cpu[0],
+			 &cpu[1]) < 2,
+		  "gro --role rx: tx answered '%s': allowed 'sent N crossed 0|1 [cpu A B]'", line);
 	ug_die_if(sent != n, "gro --role rx: tx sent %d packets, the case has %d (same -c, "
 		  "-4|-6 and udpgso_wire version on both sides?)", sent, n);
 	return crossed != 0;

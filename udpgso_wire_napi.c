@@ -56,7 +56,10 @@ static bool field(const char *line, const char *key, long long *v)
 
 	while ((p = strstr(p, key))) {
 		if ((p == line || p[-1] == ' ') && p[kl] == '=') {
-			*v = strtoll(p + kl + 1, &end, 0);
+			/* unsigned: a kernel pointer (napi=0xffff...) is above
+			 * LLONG_MAX, which strtoll would make of every one
+			 */
+			*v = (long long)strtoull(p + kl + 1, &end, 0);
 			return end != p + kl + 1;
 		}
 		p += kl;

@@ -21,7 +21,7 @@ ug_need_built "$BIN"
 tmpd=$(mktemp -d)
 trap 'rm -rf "$tmpd"' EXIT
 
-# trace: lines "pkt JIFFIES [LEN [GSO_SIZE]]", "flush OLD JIFFIES",
+# trace: lines "pkt JIFFIES [LEN [GSO_SIZE]]", "flush OLD JIFFIES", "oflush OLD JIFFIES",
 # "poll WORK BUDGET" on stdin; tracefs's text on stdout (LEN default $LEN)
 trace() {
 	awk -v len0="${LEN:-1028}" -v proto="${PROTO:-0x0800}" '
@@ -43,6 +43,10 @@ trace() {
 	$1 == "flush" {
 		pre("ugnapi_flush")
 		printf "(napi_gro_flush+0x0/0xd0) napi=%s old=%d j=%s\n", napi, $2, $3
+	}
+	$1 == "oflush" {	# a flush of another NAPI instance (the remote NIC in the guest)
+		pre("ugnapi_flush")
+		printf "(napi_gro_flush+0x0/0xd0) napi=0xffff888004a3d7c0 old=%d j=%s\n", $2, $3
 	}
 	$1 == "poll" {
 		pre("napi_poll")
@@ -86,6 +90,11 @@ check "ipv4 max_count, full-budget poll flushing all" "cut 0-63;64;65 (1 cut)" "
 { echo "pkt $J"; echo "flush 1 $J"; echo "poll 1 64"; rep 64 "pkt $J"; echo "poll 64 64"
   echo "flush 1 $J"; echo "pkt $J"; echo "poll 1 64"; } | trace >"$tmpd/tfull1000"
 check "ipv4 max_count, full-budget poll, HZ 1000" "not split" "$tmpd/tfull1000" -4 -c max_count
+# a flush of another NAPI between the packets cuts nothing of ours (the two
+# kernel pointers are both above LLONG_MAX: read as signed they were equal)
+{ echo "pkt $J"; echo "pkt $J"; echo "oflush 0 $J"; echo "pkt $J"; echo "pkt $J"; } |
+	trace >"$tmpd/tother"
+check "same, a flush of another NAPI inside" "not split" "$tmpd/tother" -4 -c same
 # max_bytes (44 x 1472, then 2): a flush after 10 packets; the 36 after
 # them fit in one skb (below gro_max_size)
 { rep 10 "pkt $J 1500"; echo "flush 0 $J"; echo "poll 10 64"; rep 36 "pkt $J 1500"; } |
