@@ -265,30 +265,32 @@ cases_of() {		# FAM: the cases for this family
 
 ktap_info "kernel $(uname -r)"
 
+# one must-fail self-test: NAME, the checker's output PATTERN it must fail with,
+# then the family and the gro role's own arguments
+_must_fail() {
+	local name=$1 pat=$2 fam=$3 src=$A4 dst=$B4 out rc
+	shift 3
+	[ "$fam" = 4 ] || { src=$A6; dst=$B6; }
+	out=$(ip netns exec "$NA" "$BIN" gro "-$fam" -S "$src" -D "$dst" -p "$PORT" --tx-dev va \
+		--rx-netns "$NB" --rx-dev vb "$@" 2>&1)
+	rc=$?
+	echo "$out" | sed 's/^/# /'
+	if [ "$rc" = 1 ] && echo "$out" | grep -q "$pat"; then
+		ktap_ok "$name"
+	else
+		ktap_fail "$name" "exit $rc"
+	fi
+}
+
 # the comparison itself: a wrong expectation must fail, naming what it saw
 cmp_selftest() {
-	local out rc
 	# shellcheck disable=SC2254
 	case "selftest" in $only) ;; *) return 0 ;; esac
-	out=$(ip netns exec "$NA" "$BIN" gro -4 -S "$A4" -D "$B4" -p "$PORT" --tx-dev va \
-		--rx-netns "$NB" --rx-dev vb -c same --groups "0-1;2-3" 2>&1)
-	rc=$?
-	echo "$out" | sed 's/^/# /'
-	if [ "$rc" = 1 ] && echo "$out" | grep -q '^# expected skbs \[41000: 2028/1000 2028/1000\]'; then
-		ktap_ok "selftest: a wrong expectation (same as 2+2) fails"
-	else
-		ktap_fail "selftest: a wrong expectation (same as 2+2) fails" "exit $rc"
-	fi
+	_must_fail "selftest: a wrong expectation (same as 2+2) fails" \
+		'^# expected skbs \[41000: 2028/1000 2028/1000\]' 4 -c same --groups "0-1;2-3"
 	# a train sent out of order (packets 1 and 2 swapped) must fail so, named
-	out=$(ip netns exec "$NA" "$BIN" gro -6 -S "$A6" -D "$B6" -p "$PORT" --tx-dev va \
-		--rx-netns "$NB" --rx-dev vb -c same --swap 1,2 --tries 2 2>&1)
-	rc=$?
-	echo "$out" | sed 's/^/# /'
-	if [ "$rc" = 1 ] && echo "$out" | grep -q '^FAIL .*reached GRO out of order in 2 of 2 tries'; then
-		ktap_ok "selftest: a train out of order (1, 2 swapped) fails, named"
-	else
-		ktap_fail "selftest: a train out of order (1, 2 swapped) fails, named" "exit $rc"
-	fi
+	_must_fail "selftest: a train out of order (1, 2 swapped) fails, named" \
+		'^FAIL .*reached GRO out of order in 2 of 2 tries' 6 -c same --swap 1,2 --tries 2
 }
 
 # ---- a UDP_GRO socket: every case ---------------------------------------------
