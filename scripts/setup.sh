@@ -173,8 +173,10 @@ fi
 export DEBIAN_FRONTEND=noninteractive
 apt_log=$(mktemp)
 trap 'rm -f "$apt_log"' EXIT
+# another apt-get or dpkg at work (an unattended upgrade, a second checkout's
+# setup): wait for its lock up to UG_APT_LOCK_WAIT seconds rather than fail
 apt_run() {		# ARGS: apt-get quietly; its output only on failure
-	if ! apt-get "$@" >"$apt_log" 2>&1; then
+	if ! apt-get -o DPkg::Lock::Timeout="${UG_APT_LOCK_WAIT:-900}" "$@" >"$apt_log" 2>&1; then
 		tail -20 "$apt_log" >&2
 		echo "$prog: apt-get $* failed" >&2
 		exit 1
