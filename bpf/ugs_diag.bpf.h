@@ -23,6 +23,24 @@ __u64 ugs_read_unseen_w;	/* of which the witness saw at netif_receive_skb */
 __u64 ugs_read_unseen_age;	/* the last one's mark: ns from its put to the read */
 __u64 ugs_read_unseen_len;	/* the last one's skb->len and gso_segs */
 __u64 ugs_read_unseen_segs;
+__u64 ugs_read_unseen_skb;	/* the first one since the ring ran: its address, */
+__u64 ugs_read_unseen_at;	/* when it was read (bpf_ktime_get_ns: CLOCK_MONOTONIC) */
+__u64 ugs_read_unseen_cpu;	/* and on which CPU */
+/*
+ * the witness's last runs, every skb (the filter's or not), frozen at the
+ * first skb read unseen until the tool's reset: what the tracepoint's BPF
+ * probes did run on around the lost skb (compared with a tracefs event of
+ * the same tracepoint, issue 25)
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, UGS_WRING);
+	__type(key, __u32);
+	__type(value, struct ugs_wrun);
+} ugs_wring SEC(".maps");
+
+__u64 ugs_wring_pos;
+__u32 ugs_wring_frozen;
 /*
  * a held mark the witness found (the counting program, first in the probe
  * array, takes it before the witness runs)
@@ -32,9 +50,23 @@ __u64 ugs_read_unseen_segs;
 SEC("tp_btf/netif_receive_skb")
 int BPF_PROG(ugs_netif_witness, struct sk_buff *skb)
 {
+	struct ugs_wrun *r;
 	struct ugs_gso g;
+	__u32 i;
 
-	if (ugs_empty || ugs_rx_repeat(skb) || !ugs_match(skb, skb->data))
+	if (ugs_empty)
+		return 0;
+	if (!ugs_wring_frozen) {
+		i = __sync_fetch_and_add(&ugs_wring_pos, 1) & (UGS_WRING - 1);
+		r = bpf_map_lookup_elem(&ugs_wring, &i);
+		if (r) {
+			r->skb = (__u64)skb;
+			r->ts = bpf_ktime_get_ns();
+			r->cpu = bpf_get_smp_processor_id();
+			r->len = skb->len;
+		}
+	}
+	if (ugs_rx_repeat(skb) || !ugs_match(skb, skb->data))
 		return 0;
 	__sync_fetch_and_add(&ugs_w_skbs, 1);
 	if (ugs_marks_used) {
@@ -68,6 +100,13 @@ int BPF_PROG(ugs_read_datagram, const struct sk_buff *skb, int len)
 	mk->held = 2;
 	__sync_fetch_and_add(&ugs_read_unseen, 1);
 	ugs_read_unseen_age = bpf_ktime_get_ns() - mk->when;
+	/* the one that freezes the witness's ring: its address, time and CPU */
+	if (!ugs_wring_frozen) {
+		ugs_wring_frozen = 1;
+		ugs_read_unseen_at = mk->when + ugs_read_unseen_age;
+		ugs_read_unseen_skb = key;
+		ugs_read_unseen_cpu = bpf_get_smp_processor_id();
+	}
 	ugs_read_unseen_len = skb->len;
 	ugs_gso_of(skb, &g, false);
 	ugs_read_unseen_segs = g.segs;
