@@ -62,6 +62,11 @@ const volatile bool ugs_seg_by_free;
 const volatile __u64 ugs_range[UGS_NR_RANGES][2];
 /* the benchmark's floor (UDPGSO_STATS_EMPTY): every program returns at once */
 const volatile bool ugs_empty;
+/*
+ * UDPGSO_STATS_DIAG=skip-netif (tests, issue 25): the counting program on
+ * netif_receive_skb returns at once, as if the kernel had not run it
+ */
+const volatile bool ugs_skip_netif;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -470,7 +475,7 @@ static __always_inline int ugs_receive_skb(const struct sk_buff *skb, bool rc)
 	struct ugs_gso g;
 	int mk = 0, why;
 
-	if (ugs_empty)
+	if (ugs_empty || ugs_skip_netif)
 		return 0;
 	s = ugs_this();
 	ugs_gso_of(skb, &g, rc);

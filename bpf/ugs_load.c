@@ -293,16 +293,13 @@ static int ugs_try(struct ugs *u, const struct ugs_filter *f, bool fexit, bool r
 	}
 	/*
 	 * UDPGSO_STATS_DIAG=1 (issue 25): the observers (bpf/ugs_diag.bpf.h);
-	 * =skip-netif: and no counting program on netif_receive_skb (the
-	 * diagnosis's own test: every skb then reaches the stack unseen)
+	 * =skip-netif: the counting netif_receive_skb program attached but
+	 * returning at once (the diagnosis's own test: every skb then reaches
+	 * the stack as if the kernel had made no run of it)
 	 */
 	if (u->diag) {
 		u->prog[UGS_H_NETIF_WITNESS] = p->ugs_netif_witness;
 		u->prog[UGS_H_SKB_COPY_DATAGRAM] = p->ugs_read_datagram;
-		if (!strcmp(getenv("UDPGSO_STATS_DIAG"), "skip-netif")) {
-			u->prog[UGS_H_NETIF_RECEIVE_SKB] = NULL;
-			u->hnote[UGS_H_NETIF_RECEIVE_SKB] = "UDPGSO_STATS_DIAG=skip-netif";
-		}
 	} else {
 		u->hnote[UGS_H_NETIF_WITNESS] = "UDPGSO_STATS_DIAG not set";
 		u->hnote[UGS_H_SKB_COPY_DATAGRAM] = "UDPGSO_STATS_DIAG not set";
@@ -337,6 +334,8 @@ static int ugs_try(struct ugs *u, const struct ugs_filter *f, bool fexit, bool r
 	ugs_set_rodata(u->skel, f, !fexit, r);
 	u->skel->rodata->ugs_seg_by_free = fexit && u->prog[UGS_H_CONSUME_SKB];
 	u->skel->rodata->ugs_empty = u->empty;
+	u->skel->rodata->ugs_skip_netif = u->diag &&
+		!strcmp(getenv("UDPGSO_STATS_DIAG"), "skip-netif");
 	err = ugs_bpf__load(u->skel);
 	if (err) {
 		for (h = 0; h < UGS_NR_HOOKS; h++) {
