@@ -297,12 +297,12 @@ static int ugs_try(struct ugs *u, const struct ugs_filter *f, bool fexit, bool r
 	 * returning at once (the diagnosis's own test: every skb then reaches
 	 * the stack as if the kernel had made no run of it)
 	 */
+	/* a held GRO skb no netif_receive_skb run took, counted at the socket read */
+	u->prog[UGS_H_SKB_COPY_DATAGRAM] = p->ugs_read_datagram;
 	if (u->diag) {
 		u->prog[UGS_H_NETIF_WITNESS] = p->ugs_netif_witness;
-		u->prog[UGS_H_SKB_COPY_DATAGRAM] = p->ugs_read_datagram;
 	} else {
 		u->hnote[UGS_H_NETIF_WITNESS] = "UDPGSO_STATS_DIAG not set";
-		u->hnote[UGS_H_SKB_COPY_DATAGRAM] = "UDPGSO_STATS_DIAG not set";
 	}
 	for (h = 0; h < UGS_NR_HOOKS; h++) {
 		bool tp = !strcmp(ugs_hooks[h].kind, "tp_btf");
@@ -569,6 +569,7 @@ int ugs_reset(struct ugs *u)
 	u->skel->bss->ugs_w_gso = 0;
 	u->skel->bss->ugs_read_unseen = 0;
 	u->skel->bss->ugs_read_unseen_w = 0;
+	u->skel->bss->ugs_late = 0;
 	err = bpf_map__update_elem(u->skel->maps.ugs_stats, &zero, sizeof(zero), v,
 				   sz * u->ncpus, BPF_ANY);
 	free(v);

@@ -29,6 +29,8 @@ __u64 ugs_skips(const struct ugs *u, struct ugs_skips *k)
 	/* held now, less those held at the reset (not below 0), and those lost */
 	held = ugs_held_now(u);
 	k->unseen = (held > u->held0 ? held - u->held0 : 0) + b->ugs_held_lost;
+	/* counted, not missing: not in the total */
+	k->late = b->ugs_late;
 	return k->misses + k->put_errors + k->unseen;
 }
 
@@ -39,10 +41,11 @@ void ugs_print_skips(const struct ugs *u, FILE *out)
 	int h;
 
 	fprintf(out, "# skipped: %s: recursion_misses %llu, mark updates failed %llu (map full "
-		"%llu), gro skbs not seen at netif_receive_skb %llu, marks evicted none "
-		"(hash map)\n", n ? "INCOMPLETE" : "none", (unsigned long long)k.misses,
-		(unsigned long long)k.put_errors, (unsigned long long)k.full,
-		(unsigned long long)k.unseen);
+		"%llu), gro skbs not seen at netif_receive_skb %llu, counted at a socket read "
+		"instead %llu, marks evicted none (hash map)\n", n ? "INCOMPLETE" : "none",
+		(unsigned long long)k.misses, (unsigned long long)k.put_errors,
+		(unsigned long long)k.full, (unsigned long long)k.unseen,
+		(unsigned long long)k.late);
 	for (h = 0; h < UGS_NR_HOOKS; h++)
 		if (k.miss[h])
 			fprintf(out, "# skipped prog %s recursion_misses %llu\n", ugs_hooks[h].name,
@@ -285,10 +288,10 @@ void ugs_print_json(const struct ugs *u, const struct ugs_stats *s, FILE *out)
 	}
 	/* a refused delete leaves a mark: named, not a count missing (complete) */
 	fprintf(out, "}, \"mark_update_errors\": %llu, \"mark_map_full\": %llu, "
-		"\"gro_not_seen_at_netif_receive_skb\": %llu, \"mark_delete_errors\": %llu}, "
-		"\"complete\": %s", (unsigned long long)k.put_errors, (unsigned long long)k.full,
-		(unsigned long long)k.unseen, (unsigned long long)u->skel->bss->ugs_mark_del_errors,
-		skipped ? "false" : "true");
+		"\"gro_not_seen_at_netif_receive_skb\": %llu, \"gro_counted_at_socket_read\": %llu, "
+		"\"mark_delete_errors\": %llu}, \"complete\": %s", (unsigned long long)k.put_errors,
+		(unsigned long long)k.full, (unsigned long long)k.unseen, (unsigned long long)k.late,
+		(unsigned long long)u->skel->bss->ugs_mark_del_errors, skipped ? "false" : "true");
 	fprintf(out, ", \"rejected\": {");
 	for (i = 0; i < UGS_NR_REJ; i++)
 		fprintf(out, "%s\"%s\": %llu", i ? ", " : "", ugs_rej_names[i],
