@@ -1,0 +1,31 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# analyze.sh OUTDIR: for each skb the loops' serves counted at a socket read
+# (the diag line's "the ring's: skb 0xADDR read at T ns"), every tracefs line
+# of OUTDIR/trace.txt naming that address from 60 ms before the read to 5 ms
+# after, with the NAPI polls of vb without work, timer expiries, netif_receive_skb events
+# and socket reads of the 3 ms before the read (the clock of both:
+# CLOCK_MONOTONIC), and the
+# witness's ring around that address (OUTDIR/ring-*.txt).
+set -eu
+out=${1:?usage: analyze.sh OUTDIR}
+grep -ho "the ring's: skb 0x[0-9a-f]* read at [0-9]* ns" "$out"/conf-*.log | sort -u |
+while read -r _ _ _ addr _ _ t _; do
+	a=${addr#0x}
+	echo "=== skb $addr read at $t ns"
+	awk -v a="$a" -v t="$t" '
+		{ for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) { ts = substr($i, 1, length($i) - 1); break } }
+		ts * 1e9 < t - 60e6 || ts * 1e9 > t + 5e6 { next }
+		index($0, a) { print "  [addr] " $0; next }
+		ts * 1e9 < t - 3e6 { next }
+		/napi_poll:.* work 0 |hrtimer_expire_entry:|netif_receive_skb:|skb_copy_datagram_iovec:/ { print "  " $0 }
+	' "$out/trace.txt"
+	for r in "$out"/ring-*.txt; do
+		[ -f "$r" ] || continue
+		grep -q "^# skb $addr " "$r" || continue
+		echo "  --- witness ring ($r): runs in the 3 ms before the read, and at the address"
+		awk -v a="$addr" -v t="$t" '
+			/^# skb / { on = ($3 == a) ; next }
+			on && ($1 >= t - 3e6 || $3 == a) { print "  " $0 }' "$r"
+	done
+done
