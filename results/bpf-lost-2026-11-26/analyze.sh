@@ -6,19 +6,23 @@
 # after, with the NAPI polls of vb without work, timer expiries, netif_receive_skb events
 # and socket reads of the 3 ms before the read (the clock of both:
 # CLOCK_MONOTONIC), and the
-# witness's ring around that address (OUTDIR/ring-*.txt).
+# witness's ring around that address (OUTDIR/ring-*.txt).  A line whose
+# current task is a thread of tgid 1 (OUTDIR/tgid1-threads.txt) is marked
+# [tgid 1]: no BPF tracing program runs there on this host (kcheck/).
 set -eu
 out=${1:?usage: analyze.sh OUTDIR}
+t1=$(awk '{ print $1 }' "$out/tgid1-threads.txt" 2>/dev/null | sort -u | paste -sd'|')
 grep -ho "the ring's: skb 0x[0-9a-f]* read at [0-9]* ns" "$out"/conf-*.log | sort -u |
 while read -r _ _ _ addr _ _ t _; do
 	a=${addr#0x}
 	echo "=== skb $addr read at $t ns"
-	awk -v a="$a" -v t="$t" '
+	awk -v a="$a" -v t="$t" -v t1="^(${t1:-none})$" '
 		{ for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) { ts = substr($i, 1, length($i) - 1); break } }
 		ts * 1e9 < t - 60e6 || ts * 1e9 > t + 5e6 { next }
-		index($0, a) { print "  [addr] " $0; next }
+		{ m = ""; if (match($1, /-[0-9]+$/) && substr($1, RSTART + 1) ~ t1) m = "[tgid 1] " }
+		index($0, a) { print "  [addr] " m $0; next }
 		ts * 1e9 < t - 3e6 { next }
-		/napi_poll:.* work 0 |hrtimer_expire_entry:|netif_receive_skb:|skb_copy_datagram_iovec:/ { print "  " $0 }
+		/napi_poll:.* work 0 |hrtimer_expire_entry:|netif_receive_skb:|skb_copy_datagram_iovec:/ { print "  " m $0 }
 	' "$out/trace.txt"
 	for r in "$out"/ring-*.txt; do
 		[ -f "$r" ] || continue

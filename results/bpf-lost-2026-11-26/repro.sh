@@ -29,6 +29,10 @@ done
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 ug_trap_install
+# the threads of tgid 1 (this host's init: BPF tracing programs never run in
+# its context, kcheck/), to tell them in the trace
+tgid1() { for t in /proc/1/task/*; do echo "${t##*/} $(cat "$t/comm")"; done; }
+tgid1 >"$out/tgid1-threads.txt"
 T=/sys/kernel/tracing
 if [ "$trace" = 1 ]; then
 	mountpoint -q "$T" || mount -t tracefs nodev "$T"
@@ -79,4 +83,5 @@ if [ "$trace" = 1 ]; then
 		echo "${c##*/}: $(grep -E 'overrun|dropped' "$c/stats" | tr '\n' ' ')"
 	done >"$out/trace-stats.txt"
 fi
+tgid1 >>"$out/tgid1-threads.txt"
 exit "$rc"
