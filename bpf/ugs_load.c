@@ -92,6 +92,29 @@ static int ugs_tp_nargs(const struct btf *btf, const char *name)
 	return btf_vlen(t) - 1;
 }
 
+/*
+ * issue 25: a kernel whose bpf_prog_aux has init_owned (not upstream; this
+ * host's 6.18.44-fc) runs no BPF tracing program while the current task's
+ * tgid is 1, unless the program is init's own, and counts no miss for it
+ * (results/bpf-lost-2026-11-26/kcheck)
+ */
+static bool ugs_init_skip(const struct btf *btf)
+{
+	const struct btf_member *m;
+	const struct btf_type *t;
+	int id, i;
+
+	id = btf__find_by_name_kind(btf, "bpf_prog_aux", BTF_KIND_STRUCT);
+	t = id > 0 ? btf__type_by_id(btf, id) : NULL;
+	if (!t)
+		return false;
+	m = btf_members(t);
+	for (i = 0; i < btf_vlen(t); i++, m++)
+		if (!strcmp(btf__name_by_offset(btf, m->name_off), "init_owned"))
+			return true;
+	return false;
+}
+
 /* [lo, hi) of each function in ugs_range_fn (NAME or NAME.suffix); 0 if not found */
 static void ugs_find_ranges(__u64 r[UGS_NR_RANGES][2])
 {
@@ -434,6 +457,7 @@ int ugs_open(struct ugs *u, const struct ugs_filter *f, char *why, size_t len)
 	 * the _rc twins where the kernel has bpf_rdonly_cast (else, or if they
 	 * are refused, the others); fexit first, then the derived programs
 	 */
+	u->init_skip = ugs_init_skip(vml);
 	rc = !ugs_env_set("UDPGSO_STATS_NO_RC") &&
 	     btf__find_by_name_kind(vml, "bpf_rdonly_cast", BTF_KIND_FUNC) > 0;
 	/* UDPGSO_STATS_NO_FEXIT=1: the derived counters even where fexit works */

@@ -75,6 +75,7 @@ struct ugs {
 	bool skip;		/* ugs_open failed for lack of BTF or BPF: a KSFT skip */
 	bool empty;		/* UDPGSO_STATS_EMPTY: programs that return at once */
 	bool rc;		/* the _rc twins: gso fields through bpf_rdonly_cast */
+	bool init_skip;		/* the kernel runs no tracing program while tgid 1 runs */
 	bool diag;		/* UDPGSO_STATS_DIAG: the issue 25 observers loaded */
 	unsigned int marks;	/* UDPGSO_STATS_MARKS: the marks map's size (0: default) */
 	enum ugs_hook_state hs[UGS_NR_HOOKS];

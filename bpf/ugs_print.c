@@ -177,6 +177,10 @@ void ugs_print_hooks(const struct ugs *u, FILE *out)
 	fprintf(out, "# mode %s\n", ugs_mode(u));
 	fprintf(out, "# gso fields read with %s\n",
 		u->rc ? "bpf_rdonly_cast" : "bpf_probe_read_kernel");
+	if (u->init_skip)
+		fprintf(out, "# kernel: no BPF tracing program runs while a task of tgid 1 is "
+			"current (bpf_prog_aux.init_owned), no miss counted: what a softirq handles "
+			"then is not counted (a held GRO skb a socket reads is, there)\n");
 	ugs_print_progs(u, out);
 	fprintf(out, "# counter name source [hook]\n");
 	for (c = 0; c < UGS_NR_COUNTERS; c++)
