@@ -1,6 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# analyze.sh OUTDIR: for each skb the loops' serves counted at a socket read
+# analyze.sh OUTDIR: the netif_receive_skb events on vb run with a thread of
+# tgid 1 current, the reps that counted a skb at a socket read, and for each
+# skb the loops' serves counted at a socket read
 # (the diag line's "the ring's: skb 0xADDR read at T ns"), every tracefs line
 # of OUTDIR/trace.txt naming that address from 60 ms before the read to 5 ms
 # after, with the NAPI polls of vb without work, timer expiries, netif_receive_skb events
@@ -12,6 +14,14 @@
 set -eu
 out=${1:?usage: analyze.sh OUTDIR}
 t1=$(awk '{ print $1 }' "$out/tgid1-threads.txt" 2>/dev/null | sort -u | paste -sd'|')
+# every netif_receive_skb event on vb whose current task is a thread of tgid 1
+# (each one of the loops' 2028- or 64028-byte skbs among them is a skb no BPF
+# program of ours saw), beside the reps that counted one at a socket read
+echo "=== netif_receive_skb events on vb with a tgid-1 task current:"
+awk -v t1="^(${t1:-none})$" '/ netif_receive_skb: dev=vb / && match($1, /-[0-9]+$/) &&
+	substr($1, RSTART + 1) ~ t1 { print "  " $0 }' "$out/trace.txt"
+echo "=== reps that counted a skb at a socket read:"
+grep -h "counted at a socket read instead [1-9]" "$out"/conf-*.log | cut -c1-160 | sed 's/^/  /'
 grep -ho "the ring's: skb 0x[0-9a-f]* read at [0-9]* ns" "$out"/conf-*.log | sort -u |
 while read -r _ _ _ addr _ _ t _; do
 	a=${addr#0x}
