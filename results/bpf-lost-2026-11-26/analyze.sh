@@ -2,13 +2,13 @@
 # SPDX-License-Identifier: GPL-2.0
 # analyze.sh OUTDIR: the netif_receive_skb events on vb run with a thread of
 # tgid 1 current, the reps that counted a skb at a socket read, and for each
-# skb the loops' serves counted at a socket read
-# (the diag line's "the ring's: skb 0xADDR read at T ns"), every tracefs line
+# skb a serve found read unseen (the first since its ring ran: the header of
+# OUTDIR/ring-*.txt, "# skb 0xADDR read unseen at T"), every tracefs line
 # of OUTDIR/trace.txt naming that address from 60 ms before the read to 5 ms
 # after, with the NAPI polls of vb without work, timer expiries, netif_receive_skb events
 # and socket reads of the 3 ms before the read (the clock of both:
-# CLOCK_MONOTONIC), and the
-# witness's ring around that address (OUTDIR/ring-*.txt).  A line whose
+# CLOCK_MONOTONIC), and what the witness's ring (OUTDIR/ring-*.txt) has
+# before the read: its last runs, and any at that address.  A line whose
 # current task is a thread of tgid 1 (OUTDIR/tgid1-threads.txt) is marked
 # [tgid 1]: no BPF tracing program runs there on this host (kcheck/).
 set -eu
@@ -22,8 +22,9 @@ awk -v t1="^(${t1:-none})$" '/ netif_receive_skb: dev=vb / && match($1, /-[0-9]+
 	substr($1, RSTART + 1) ~ t1 { print "  " $0 }' "$out/trace.txt"
 echo "=== reps that counted a skb at a socket read:"
 grep -h "counted at a socket read instead [1-9]" "$out"/conf-*.log | cut -c1-160 | sed 's/^/  /'
-grep -ho "the ring's: skb 0x[0-9a-f]* read at [0-9]* ns" "$out"/conf-*.log | sort -u |
-while read -r _ _ _ addr _ _ t _; do
+# each skb read unseen (first since its serve's ring ran): the rings' headers
+cat "$out"/ring-*.txt 2>/dev/null | grep '^# skb ' | sort -k7n |
+while read -r _ _ addr _ _ _ t _; do
 	a=${addr#0x}
 	echo "=== skb $addr read at $t ns"
 	awk -v a="$a" -v t="$t" -v t1="^(${t1:-none})$" '
@@ -35,11 +36,12 @@ while read -r _ _ _ addr _ _ t _; do
 		/napi_poll:.* work 0 |hrtimer_expire_entry:|netif_receive_skb:|skb_copy_datagram_iovec:/ { print "  " m $0 }
 	' "$out/trace.txt"
 	for r in "$out"/ring-*.txt; do
-		[ -f "$r" ] || continue
-		grep -q "^# skb $addr " "$r" || continue
-		echo "  --- witness ring ($r): runs in the 3 ms before the read, and at the address"
-		awk -v a="$addr" -v t="$t" '
-			/^# skb / { on = ($3 == a) ; next }
-			on && ($1 >= t - 3e6 || $3 == a) { print "  " $0 }' "$r"
+		grep -q "^# skb $addr read unseen at $t " "$r" || continue
+		echo "  --- the witness's last 5 runs before the read ($r), and its runs at the"
+		echo "      address in the 60 ms before it (ts cpu skb len)"
+		awk -v a="$addr" -v t="$t" '/^# skb / { on = ($3 == a && $7 == t); next }
+			on' "$r" | tail -5 | sed 's/^/  /'
+		awk -v a="$addr" -v t="$t" '/^# skb / { on = ($3 == a && $7 == t); next }
+			on && $3 == a && $1 >= t - 60e6' "$r" | sed 's/^/  /'
 	done
 done
