@@ -29,7 +29,7 @@ __u64 ugs_read_unseen_at;	/* when it was read (bpf_ktime_get_ns: CLOCK_MONOTONIC
 __u64 ugs_read_unseen_cpu;	/* and on which CPU */
 /*
  * the witness's last runs, every skb (the filter's or not), frozen at the
- * first skb read unseen until the tool's reset: what the tracepoint's BPF
+ * first skb read unseen until the tool prints them: what the tracepoint's BPF
  * probes did run on around the lost skb (compared with a tracefs event of
  * the same tracepoint, issue 25)
  */

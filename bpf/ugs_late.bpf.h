@@ -1,15 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * udpgso_stats (BPF): a GRO-built skb counted where a socket reads it, when
- * no netif_receive_skb run of ours took its mark (issue 25).  The kernel
- * delivers such skbs: seen under load about once in 1500 trains of
- * udpgro_conf.sh 'ipv4 max_count (gro)', the train's last held skb flushed
- * by the gro_flush_timeout timer reached the tap and the socket with no run
- * of either of two programs on netif_receive_skb and no skipped run counted
- * (docs/bpf.md).  tp_btf/skb_copy_datagram_iovec runs where UDP (and TCP)
- * copy an skb to the user; a mark still held there is an skb of the
- * filter's, at its first pass, that entered GRO whole, was neither merged
- * away nor taken at netif_receive_skb.  It is counted there as
+ * no netif_receive_skb run of ours took its mark (issue 25).  A kernel can
+ * deliver such skbs: this host's (6.18.44-fc) runs no BPF tracing program
+ * while the current task's tgid is 1 and counts no miss, so a held skb the
+ * gro_flush_timeout timer's softirq flushes on top of such a task reaches
+ * the socket unseen (docs/bpf.md, results/bpf-lost-2026-11-26).
+ * tp_btf/skb_copy_datagram_iovec runs where UDP (and TCP) copy an skb to the
+ * user; a mark still held there is an skb of the filter's, at its first
+ * pass, that entered GRO whole, was neither merged away nor taken at
+ * netif_receive_skb.  It is counted there as
  * ugs_receive_skb would have counted it, when what it is can still be read:
  * a UDP GSO skb of 2+ segments read whole (a UDP_GRO socket), its mark fresh
  * and of the same head.  Anything else (a single packet, a fraglist skb a
