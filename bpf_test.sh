@@ -7,7 +7,7 @@
 # cannot give (`udpgso_stats hooks`) are checked to be absent, not zero.
 #
 #   ./bpf_test.sh
-#   BPF_TEST_REPS=N [BPF_TEST_CASES=lo4,lo6,swseg,gro,gropass,unseen,diag] ./bpf_test.sh
+#   BPF_TEST_REPS=N [BPF_TEST_CASES=lo4,lo6,swseg,gro,gropass,unseen,diag,late] ./bpf_test.sh
 #     (scripts/bench/bpf_stress.sh: only those exact-count cases, N times)
 #
 # Every exact-count case also needs '# skipped: none': no program run the
@@ -326,9 +326,11 @@ not seen 1, INCOMPLETE"
 # no GRO skb whose mark no netif_receive_skb run took (0).  Their own test:
 # without the counting program (=skip-netif) the witness still counts, and
 # each merged skb the socket reads is named (read unseen = the witness's UDP
-# GSO skbs, INCOMPLETE): what a run the kernel did not make would look like.
+# GSO skbs): what a run the kernel did not make looks like.
+DIAG_RE='^# diag: netif_receive_skb witness rx_skbs \([0-9]*\) udp_gso_skbs \([0-9]*\), read'
+DIAG_RE+=' by a socket unseen at netif_receive_skb \([0-9]*\)$'
 t_gro_diag() {
-	local port out=$work/diag d w g r bad="" name="diag observers (UDPGSO_STATS_DIAG)"
+	local port out=$work/diag w g r bad="" name="diag observers (UDPGSO_STATS_DIAG)"
 	port=$(bl_port)
 	bl_veth || { ktap_fail "$name" "veth setup"; bl_down; return; }
 	ns_exec a ethtool -K "$BL_DA" tx-udp-segmentation off tso off >/dev/null 2>&1
@@ -337,25 +339,66 @@ t_gro_diag() {
 	UDPGSO_STATS_DIAG=skip-netif bl_run "$out.skip" a b 10.71.0.2 "$port" -4 "-G" \
 		--filter port "$port"
 	bl_down
-	d='^# diag: netif_receive_skb witness rx_skbs \([0-9]*\) udp_gso_skbs \([0-9]*\), read'
-	d+=' by a socket unseen at netif_receive_skb \([0-9]*\)$'
-	read -r w g r <<<"$(sed -n "s/$d/\1 \2 \3/p" "$out")"
+	read -r w g r <<<"$(sed -n "s/$DIAG_RE/\1 \2 \3/p" "$out")"
 	bl_load "$out" C
 	[ -n "$w" ] && [ "$w" -ge 1 ] && [ "$w" = "${C[rx_skbs]:-}" ] &&
 		[ "$g" = "${C[rx_gso_skbs]:-}" ] && [ "$r" = 0 ] && [ -z "$(skips_of "$out")" ] ||
 		bad+="diag on: witness '$w' '$g' read unseen '$r' against rx_skbs \
 '${C[rx_skbs]:-}' rx_gso_skbs '${C[rx_gso_skbs]:-}', skipped '$(skips_of "$out")'; "
-	read -r w g r <<<"$(sed -n "s/$d/\1 \2 \3/p" "$out.skip")"
-	[ -n "$w" ] && [ "$w" -ge 1 ] && [ "$g" -ge 1 ] && [ "$r" = "$g" ] &&
-		grep -q '^# skipped: INCOMPLETE: ' "$out.skip" ||
-		bad+="skip-netif: witness '$w' '$g' read unseen '$r' (want >= 1, >= 1, = udp_gso_skbs), \
-skipped '$(skips_of "$out.skip")'"
+	read -r w g r <<<"$(sed -n "s/$DIAG_RE/\1 \2 \3/p" "$out.skip")"
+	[ -n "$w" ] && [ "$w" -ge 1 ] && [ "$g" -ge 1 ] && [ "$r" -ge "$g" ] ||
+		bad+="skip-netif: witness '$w' '$g' read unseen '$r' (want >= 1, >= 1, >= udp_gso_skbs)"
 	if [ -z "$bad" ]; then
 		ktap_ok "$name: witness = rx_skbs, 0 read unseen; without the counting program \
-$r of $g merged skbs read unseen, INCOMPLETE"
+$r skbs read unseen, $g of them merged"
 	else
 		ktap_fail "$name" "$bad"
 		sed 's/^/#   /' "$out" "$out.skip"
+	fi
+}
+
+# issue 25: a netif_receive_skb run the kernel does not make on a held GRO
+# skb (seen under load: docs/bpf.md) must not lose it.  The socket's read
+# counts it (skb_copy_datagram_iovec, its GRO mark still held).  Forced for
+# every skb: UDPGSO_STATS_DIAG=skip-netif loads no counting program on
+# netif_receive_skb, so each merged skb the UDP_GRO socket reads is counted
+# there, as that program counts it (coalesced = the witness's UDP GSO skbs),
+# and named 'counted at a socket read instead'; a packet GRO held alone (what
+# it was cannot be read at the socket) stays reported as not seen.
+t_gro_late() {
+	local port out=$work/late w g r late ns c bad=""
+	local name="netif_receive_skb run not made: held GRO skbs counted at the socket read"
+	port=$(bl_port)
+	bl_veth || { ktap_fail "$name" "veth setup"; bl_down; return; }
+	ns_exec a ethtool -K "$BL_DA" tx-udp-segmentation off tso off >/dev/null 2>&1
+	ns_exec b ethtool -K "$BL_DB" gro on >/dev/null 2>&1
+	UDPGSO_STATS_DIAG=skip-netif bl_run "$out" a b 10.71.0.2 "$port" -4 "-G" \
+		--filter port "$port"
+	bl_down
+	read -r w g r <<<"$(sed -n "s/$DIAG_RE/\1 \2 \3/p" "$out")"
+	late=$(sed -n 's/^# skipped: .* counted at a socket read instead \([0-9]*\),.*/\1/p' "$out")
+	ns=$(sed -n 's/^# skipped: .* gro skbs not seen at netif_receive_skb \([0-9]*\),.*/\1/p' \
+		"$out")
+	bl_load "$out" C
+	[ -n "$g" ] && [ "$g" -ge 1 ] || bad+="witness udp_gso_skbs '${g:-}' (want >= 1), "
+	[ "${late:-x}" = "${g:-y}" ] || bad+="counted at a socket read '${late:-}' (want $g), "
+	for c in rx_skbs rx_gso_skbs rx_gro_coalesced_skbs; do
+		[ "${C[$c]:-x}" = "${g:-y}" ] || bad+="$c '${C[$c]:-}' (want $g), "
+	done
+	[ "${C[rx_gso_passthrough_skbs]:-}" = 0 ] ||
+		bad+="rx_gso_passthrough_skbs '${C[rx_gso_passthrough_skbs]:-}' (want 0), "
+	[ -n "$w" ] && [ -n "$g" ] && [ "${ns:-x}" = $((w - g)) ] ||
+		bad+="not seen '${ns:-}' (want the single skbs, $w - $g), "
+	[ "${C[rx_gro_in]:-}" = $((M * K)) ] &&
+		[ $(( ${C[rx_gro_coalesced_segs]:-0} + ${ns:-0} )) = $((M * K)) ] ||
+		bad+="rx_gro_in '${C[rx_gro_in]:-}', coalesced_segs '${C[rx_gro_coalesced_segs]:-}' \
++ not seen '${ns:-}' (want $((M * K)) each), "
+	if [ -z "$bad" ]; then
+		ktap_ok "$name: $late of $g merged skbs, coalesced segs \
+${C[rx_gro_coalesced_segs]} + $ns single not seen = $((M * K))$VARIANT"
+	else
+		ktap_fail "$name$VARIANT" "${bad%, }"
+		sed 's/^/#   /' "$out"
 	fi
 }
 
@@ -552,7 +595,8 @@ if [ -n "${BPF_TEST_REPS:-}" ]; then
 			gropass) t_veth_gro_passthrough ;;
 			unseen) t_gro_unseen ;;
 			diag) t_gro_diag ;;
-			*) ug_die "BPF_TEST_CASES: '$c': allowed lo4,lo4gro,lo6,swseg,gro,gropass,unseen,diag" ;;
+			late) t_gro_late ;;
+			*) ug_die "BPF_TEST_CASES: '$c': allowed lo4,lo4gro,lo6,swseg,gro,gropass,unseen,diag,late" ;;
 			esac
 		done
 	done
@@ -568,6 +612,7 @@ t_marks_full
 t_rejected
 t_gro_unseen
 t_gro_diag
+t_gro_late
 # the programs that read the gso fields have twins: where bpf_rdonly_cast is
 # used, the counts again with the bpf_probe_read_kernel ones (kernels < 6.2)
 if grep -qx '# gso fields read with bpf_rdonly_cast' "$work/hooks"; then

@@ -65,8 +65,8 @@ static void usage(FILE *f)
 		"UDPGSO_STATS_DIAG=1 (issue 25): two observers more, '# diag: ...' (JSON\n"
 		"'diag'): a second netif_receive_skb program's rx_skbs (the counting one's\n"
 		"runs not made show as rx_skbs below it) and the GRO skbs a socket read\n"
-		"whose mark no netif_receive_skb run took; =skip-netif: without the\n"
-		"counting netif_receive_skb program (the diagnosis's own test).\n"
+		"whose mark no netif_receive_skb run took; =skip-netif: the counting\n"
+		"netif_receive_skb program returns at once (the diagnosis's own test).\n"
 		"Exit 1 on bad arguments, 4 without BTF or BPF.\n",
 		prog, prog, prog, prog);
 }

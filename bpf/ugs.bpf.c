@@ -13,6 +13,8 @@
  *   tp_btf/napi_gro_receive_exit, napi_gro_frags_exit     (derived) merged into another
  *   tp_btf/netif_receive_skb        what GRO (or the backlog) hands to the stack
  *   tp_btf/udp_fail_queue_rcv_skb   UDP receive queue failures (with or without skb)
+ *   tp_btf/skb_copy_datagram_iovec  a GRO skb a socket reads with its mark still held:
+ *                                   no netif_receive_skb run took it (ugs_late.bpf.h)
  *   fexit/__skb_gso_segment         software segmentation (tx_path: for a device or
  *                                   another caller: told by where consume_skb or
  *                                   kfree_skb frees the GSO skb next, 6.3+)
@@ -62,6 +64,11 @@ const volatile bool ugs_seg_by_free;
 const volatile __u64 ugs_range[UGS_NR_RANGES][2];
 /* the benchmark's floor (UDPGSO_STATS_EMPTY): every program returns at once */
 const volatile bool ugs_empty;
+/*
+ * UDPGSO_STATS_DIAG=skip-netif (tests, issue 25): the counting program on
+ * netif_receive_skb returns at once, as if the kernel had not run it
+ */
+const volatile bool ugs_skip_netif;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -470,7 +477,7 @@ static __always_inline int ugs_receive_skb(const struct sk_buff *skb, bool rc)
 	struct ugs_gso g;
 	int mk = 0, why;
 
-	if (ugs_empty)
+	if (ugs_empty || ugs_skip_netif)
 		return 0;
 	s = ugs_this();
 	ugs_gso_of(skb, &g, rc);
@@ -693,3 +700,4 @@ int BPF_PROG(ugs_udp6_gro_complete, struct sk_buff *skb, int nhoff, int ret)
 
 #include "ugs_free.bpf.h"	/* derived from where the GSO skb is freed */
 #include "ugs_diag.bpf.h"	/* UDPGSO_STATS_DIAG: the lost skb's observers */
+#include "ugs_late.bpf.h"	/* held GRO skbs counted at the socket read */

@@ -39,9 +39,10 @@ enum ugs_hook {
 	UGS_H_KFREE_SKB,
 	UGS_H_NAPI_GRO_RECEIVE_EXIT,	/* derived: marks of merged skbs deleted */
 	UGS_H_NAPI_GRO_FRAGS_EXIT,
-	/* UDPGSO_STATS_DIAG (issue 25): observers beside the counting programs */
+	/* UDPGSO_STATS_DIAG (issue 25): an observer beside the counting programs */
 	UGS_H_NETIF_WITNESS,		/* a second netif_receive_skb program */
-	UGS_H_SKB_COPY_DATAGRAM,	/* skbs read by a socket, marks still held */
+	/* GRO skbs a socket reads with their mark held: counted there (issue 25) */
+	UGS_H_SKB_COPY_DATAGRAM,
 	UGS_NR_HOOKS
 };
 
@@ -74,6 +75,7 @@ struct ugs {
 	bool skip;		/* ugs_open failed for lack of BTF or BPF: a KSFT skip */
 	bool empty;		/* UDPGSO_STATS_EMPTY: programs that return at once */
 	bool rc;		/* the _rc twins: gso fields through bpf_rdonly_cast */
+	bool init_skip;		/* the kernel runs no tracing program while tgid 1 runs */
 	bool diag;		/* UDPGSO_STATS_DIAG: the issue 25 observers loaded */
 	unsigned int marks;	/* UDPGSO_STATS_MARKS: the marks map's size (0: default) */
 	enum ugs_hook_state hs[UGS_NR_HOOKS];
@@ -101,6 +103,7 @@ struct ugs_skips {
 	__u64 put_errors;	/* mark updates refused, */
 	__u64 full;		/* of which the map was full */
 	__u64 unseen;		/* GRO skbs not seen at netif_receive_skb */
+	__u64 late;		/* (not a skip) GRO skbs counted at a socket read instead */
 };
 
 extern const char * const ugs_counter_names[UGS_NR_COUNTERS];

@@ -6,6 +6,7 @@
  * never seen at netif_receive_skb).
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <bpf/libbpf.h>
 #include <bpf/bpf.h>
@@ -28,6 +29,8 @@ __u64 ugs_skips(const struct ugs *u, struct ugs_skips *k)
 	/* held now, less those held at the reset (not below 0), and those lost */
 	held = ugs_held_now(u);
 	k->unseen = (held > u->held0 ? held - u->held0 : 0) + b->ugs_held_lost;
+	/* counted, not missing: not in the total */
+	k->late = b->ugs_late;
 	return k->misses + k->put_errors + k->unseen;
 }
 
@@ -38,14 +41,59 @@ void ugs_print_skips(const struct ugs *u, FILE *out)
 	int h;
 
 	fprintf(out, "# skipped: %s: recursion_misses %llu, mark updates failed %llu (map full "
-		"%llu), gro skbs not seen at netif_receive_skb %llu, marks evicted none "
-		"(hash map)\n", n ? "INCOMPLETE" : "none", (unsigned long long)k.misses,
-		(unsigned long long)k.put_errors, (unsigned long long)k.full,
-		(unsigned long long)k.unseen);
+		"%llu), gro skbs not seen at netif_receive_skb %llu, counted at a socket read "
+		"instead %llu, marks evicted none (hash map)\n", n ? "INCOMPLETE" : "none",
+		(unsigned long long)k.misses, (unsigned long long)k.put_errors,
+		(unsigned long long)k.full, (unsigned long long)k.unseen,
+		(unsigned long long)k.late);
 	for (h = 0; h < UGS_NR_HOOKS; h++)
 		if (k.miss[h])
 			fprintf(out, "# skipped prog %s recursion_misses %llu\n", ugs_hooks[h].name,
 				(unsigned long long)k.miss[h]);
+}
+
+static int ugs_wrun_cmp(const void *a, const void *b)
+{
+	const struct ugs_wrun *x = a, *y = b;
+
+	return x->ts < y->ts ? -1 : x->ts > y->ts;
+}
+
+/*
+ * UDPGSO_STATS_DIAG_RING=FILE: the witness's last runs before the first skb
+ * read unseen (frozen there), appended to FILE in time order, the lost skb's
+ * address marked; then (FILE or not) the ring is cleared and runs again
+ */
+static void ugs_dump_wring(const struct ugs *u)
+{
+	struct ugs_bpf__bss *b = u->skel->bss;
+	const char *path = getenv("UDPGSO_STATS_DIAG_RING");
+	struct bpf_map *m = u->skel->maps.ugs_wring;
+	struct ugs_wrun *r = calloc(UGS_WRING, sizeof(*r)), z = {};
+	__u32 i, n = 0;
+	FILE *f;
+
+	if (r && path && *path && (f = fopen(path, "a"))) {
+		for (i = 0; i < UGS_WRING; i++)
+			if (!bpf_map__lookup_elem(m, &i, sizeof(i), &r[n], sizeof(r[n]), 0) &&
+			    r[n].ts)
+				n++;
+		qsort(r, n, sizeof(*r), ugs_wrun_cmp);
+		fprintf(f, "# skb 0x%llx read unseen at %llu on CPU %llu; the witness's last %u "
+			"runs before (ts cpu skb len):\n",
+			(unsigned long long)b->ugs_read_unseen_skb,
+			(unsigned long long)b->ugs_read_unseen_at,
+			(unsigned long long)b->ugs_read_unseen_cpu, n);
+		for (i = 0; i < n; i++)
+			fprintf(f, "%llu %u 0x%llx %u%s\n", (unsigned long long)r[i].ts, r[i].cpu,
+				(unsigned long long)r[i].skb, r[i].len,
+				r[i].skb == b->ugs_read_unseen_skb ? " <- its address" : "");
+		fclose(f);
+	}
+	free(r);
+	for (i = 0; i < UGS_WRING; i++)
+		bpf_map__update_elem(m, &i, sizeof(i), &z, sizeof(z), 0);
+	b->ugs_wring_frozen = 0;
 }
 
 void ugs_print_diag(const struct ugs *u, FILE *out)
@@ -59,11 +107,17 @@ void ugs_print_diag(const struct ugs *u, FILE *out)
 		(unsigned long long)b->ugs_w_gso, (unsigned long long)b->ugs_read_unseen);
 	if (b->ugs_read_unseen)
 		fprintf(out, "# diag read unseen: witnessed %llu; the last: mark put %llu ns "
-			"before the read, len %llu, gso_segs %llu\n",
+			"before the read, len %llu, gso_segs %llu; the ring's: skb 0x%llx read at %llu "
+			"ns (CLOCK_MONOTONIC) on CPU %llu\n",
 			(unsigned long long)b->ugs_read_unseen_w,
 			(unsigned long long)b->ugs_read_unseen_age,
 			(unsigned long long)b->ugs_read_unseen_len,
-			(unsigned long long)b->ugs_read_unseen_segs);
+			(unsigned long long)b->ugs_read_unseen_segs,
+			(unsigned long long)b->ugs_read_unseen_skb,
+			(unsigned long long)b->ugs_read_unseen_at,
+			(unsigned long long)b->ugs_read_unseen_cpu);
+	if (b->ugs_wring_frozen)
+		ugs_dump_wring(u);
 	if (b->ugs_held_lost)
 		fprintf(out, "# diag held lost: %llu; the last: mark %llu ns old, held flags %llu "
 			"(1 held, 2 read unseen, 4 witnessed, 8 replaced by a mark of the same "
@@ -123,6 +177,10 @@ void ugs_print_hooks(const struct ugs *u, FILE *out)
 	fprintf(out, "# mode %s\n", ugs_mode(u));
 	fprintf(out, "# gso fields read with %s\n",
 		u->rc ? "bpf_rdonly_cast" : "bpf_probe_read_kernel");
+	if (u->init_skip)
+		fprintf(out, "# kernel: no BPF tracing program runs while a task of tgid 1 is "
+			"current (bpf_prog_aux.init_owned), no miss counted: what a softirq handles "
+			"then is not counted (a held GRO skb a socket reads is, there)\n");
 	ugs_print_progs(u, out);
 	fprintf(out, "# counter name source [hook]\n");
 	for (c = 0; c < UGS_NR_COUNTERS; c++)
@@ -234,10 +292,10 @@ void ugs_print_json(const struct ugs *u, const struct ugs_stats *s, FILE *out)
 	}
 	/* a refused delete leaves a mark: named, not a count missing (complete) */
 	fprintf(out, "}, \"mark_update_errors\": %llu, \"mark_map_full\": %llu, "
-		"\"gro_not_seen_at_netif_receive_skb\": %llu, \"mark_delete_errors\": %llu}, "
-		"\"complete\": %s", (unsigned long long)k.put_errors, (unsigned long long)k.full,
-		(unsigned long long)k.unseen, (unsigned long long)u->skel->bss->ugs_mark_del_errors,
-		skipped ? "false" : "true");
+		"\"gro_not_seen_at_netif_receive_skb\": %llu, \"gro_counted_at_socket_read\": %llu, "
+		"\"mark_delete_errors\": %llu}, \"complete\": %s", (unsigned long long)k.put_errors,
+		(unsigned long long)k.full, (unsigned long long)k.unseen, (unsigned long long)k.late,
+		(unsigned long long)u->skel->bss->ugs_mark_del_errors, skipped ? "false" : "true");
 	fprintf(out, ", \"rejected\": {");
 	for (i = 0; i < UGS_NR_REJ; i++)
 		fprintf(out, "%s\"%s\": %llu", i ? ", " : "", ugs_rej_names[i],

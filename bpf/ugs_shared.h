@@ -46,6 +46,15 @@ enum ugs_filter_type {
 
 #define UGS_IFNAMSIZ	16
 
+/* UDPGSO_STATS_DIAG (issue 25): one run of the witness (bpf/ugs_diag.bpf.h) */
+#define UGS_WRING	4096	/* runs kept; a power of two */
+struct ugs_wrun {
+	__u64 skb;
+	__u64 ts;	/* bpf_ktime_get_ns() */
+	__u32 cpu;
+	__u32 len;
+};
+
 /*
  * Where consume_skb()/kfree_skb() were called from, for the counters derived
  * from those tracepoints when fexit is refused: [lo, hi) text ranges found in
