@@ -443,10 +443,19 @@ for f in rx-gro-hw lro; do
 		for c in same ports max_count; do
 			hw_case "$f" "$fam" "$c"
 		done
-		# the remote's GSO send: where the device passes GSO packets on
-		# (virtio-net), the driver hands GSO skbs to GRO
+	done
+	# the remote's GSO send, segmented by its device (USO on) or its kernel
+	# (off): where the device passes the GSO packet on (virtio-net with
+	# rx-gro-hw), the driver hands a GSO skb to GRO, which goes up whole
+	for uso in on off; do
+		if ! why=$(feat remote "$DRV_RIF" tx-udp-segmentation "$uso"); then
+			ktap_skip "gro: $f, GSO send, remote tx-udp-segmentation $uso" "$why"
+			continue
+		fi
 		TXARGS=(--gso)
-		hw_case "$f" "$fam" same "GSO send"
+		for fam in $DRV_FAMILIES; do
+			hw_case "$f" "$fam" same "GSO send, remote tx-udp-segmentation $uso"
+		done
 		TXARGS=()
 	done
 done

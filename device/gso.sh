@@ -18,7 +18,10 @@
 # tx-hw-gso-wire-packets where the driver reports them: a diagnostic line
 # per case and a consistency check (device GSO: no software segmentation,
 # one hw GSO packet per send and N wire packets where reported; kernel
-# GSO: the skbs left the stack segmented, no hw GSO packet).  Self-test:
+# GSO: the skbs left the stack segmented, no hw GSO packet).  The per-skb
+# counters are read on both hosts for every case, named by side: the
+# sender's (local) for where, the receiver's (remote) must have seen the
+# frames reach its stack and no UDP GSO sent.  Self-test:
 # `expect` told a wrong seed / gso_size must fail (the case passes only
 # when the checker failed, for the reason named).
 # The remote's GRO is switched off (gro, rx-gro-hw where it has it) so
@@ -120,8 +123,33 @@ delta() {
 	a=$(val "$tmp/c1" "$1") b=$(val "$tmp/c0" "$1")
 	[ -n "$a" ] && [ -n "$b" ] && echo $((a - b))
 }
-# dstat NAME: a per-skb counter's count over the case (drv_stats_end)
-dstat() { val "$tmp/s1" "$1"; }
+# dstat NAME: a per-skb counter's count over the case on CSIDE (drv_stats_end)
+dstat() { val "$tmp/s1.$CSIDE" "$1"; }
+# stats_begin: the per-skb counters of both hosts, from now (a side without
+# them is said once, with the reason)
+declare -A st_said=()
+stats_begin() {
+	local side
+	for side in local remote; do
+		: >"$tmp/s1.$side"
+		drv_stats_begin "$side" >"$tmp/s0.$side" && continue
+		[ -n "${st_said[$side]:-}" ] ||
+			ktap_info "$side per-skb counters: none ($(cat "$tmp/s0.$side"))"
+		st_said[$side]=1
+	done
+}
+# stats_end: both hosts' counts since stats_begin into $tmp/s1.SIDE, one line
+# naming them by side: the sender's (local) and the receiver's (remote)
+stats_end() {
+	local side l=
+	for side in local remote; do
+		drv_stats_end "$side" >"$tmp/s1.$side" 2>/dev/null || : >"$tmp/s1.$side"
+		l="$l; $side $(awk '$1 ~ /\.(tx_gso_udp_l4_skbs|tx_dev_gso_skbs|tx_sw_segmented_skbs|rx_skbs|rx_gso_skbs)$/ {
+			sub(/^[a-z]*\./, "", $1); s = s sep $1 "=" $2; sep = " " }
+			END { print (s == "" ? "none" : s) }' "$tmp/s1.$side")"
+	done
+	ktap_info "per-skb counters by side: ${l#; }"
+}
 
 # ---- one case ------------------------------------------------------------------
 # pair FAM LEN GSO [expect options]: $SENDS sends checked at the peer;
@@ -178,6 +206,16 @@ where() {
 		fi
 	}
 	ge "$txp" "$n" "tx_packets"
+	# the receiver's side (the remote's counters): the frames reached its
+	# stack, and it sent no UDP GSO (counters of the sending host would)
+	if [ "$CSIDE" = local ] && grep -q '^remote\.' "$tmp/s1.remote"; then
+		local rrx rgs
+		rrx=$(val "$tmp/s1.remote" rx_skbs) rgs=$(val "$tmp/s1.remote" tx_gso_udp_l4_skbs)
+		[ "${rrx:-0}" -gt 0 ] ||
+			why="$why; the receiver's (remote) rx_skbs +${rrx:-none}: none of the frames"
+		[ "${rgs:-0}" -eq 0 ] ||
+			why="$why; the receiver's (remote) tx_gso_udp_l4_skbs +$rgs: it sent UDP GSO"
+	fi
 	case $want in
 	hw)
 		eq "$hwp" "$n" "tx-hw-gso-packets"
@@ -223,18 +261,11 @@ run() {
 	local t0 t1 t2
 	t0=$(drv_ms)
 	snap "$tmp/c0"
-	: >"$tmp/s1"
-	if drv_stats_begin "$CSIDE" >"$tmp/s0"; then
-		t1=$(drv_ms)
-		pair "$fam" "$len" "$gso"
-		t2=$(drv_ms)
-		drv_stats_end "$CSIDE" >"$tmp/s1"
-	else
-		ktap_info "per-skb counters: $(cat "$tmp/s0")"
-		t1=$(drv_ms)
-		pair "$fam" "$len" "$gso"
-		t2=$(drv_ms)
-	fi
+	stats_begin
+	t1=$(drv_ms)
+	pair "$fam" "$len" "$gso"
+	t2=$(drv_ms)
+	stats_end
 	snap "$tmp/c1"
 	ktap_info "case time $(drv_secs "$t0") s: counters set up $(drv_secs "$t0" "$t1") s," \
 		"sends and capture $(drv_secs "$t1" "$t2") s, read $(drv_secs "$t2") s"

@@ -27,20 +27,23 @@ skbc_run() {
 }
 
 # skbc_bpf_start SIDE: udpgso_stats serve on that side, asked through fifos
+# (AB_SKBC_WRONG_HOST=1, a test knob of scripts_test.sh: the receiver's
+# counters read on the sending host, its device: the cross-check must say so)
 skbc_bpf_start() {
-	local side=$1 st=$UDPGSO_BIN/udpgso_stats dev line fi fo
+	local side=$1 st=$UDPGSO_BIN/udpgso_stats dev line fi fo host=$1
 	dev=$dev_tx
 	[ "$side" = rx ] && dev=$dev_rx
+	[ "$side" = rx ] && [ "${AB_SKBC_WRONG_HOST:-0}" = 1 ] && host=tx dev=$dev_tx
 	skbc_why="no $st (make -C bpf)"
 	[ -x "$st" ] || return 1
 	mkfifo "$tmp/skbc_$side.in" "$tmp/skbc_$side.out" || return 1
-	if [ "$side" = rx ] && [ "$rtype" = ssh ]; then
+	if [ "$host" = rx ] && [ "$rtype" = ssh ]; then
 		# deployed like udpgso_bench_rx: into the remote's mktemp dir
 		R sh -c "cat > $rdir/udpgso_stats && chmod +x $rdir/udpgso_stats" <"$st" ||
 			{ skbc_why="remote: cannot copy udpgso_stats"; return 1; }
 		st=$rdir/udpgso_stats
 	fi
-	skbc_run "$side" "$st" serve --filter dev "$dev" \
+	skbc_run "$host" "$st" serve --filter dev "$dev" \
 		<"$tmp/skbc_$side.in" >"$tmp/skbc_$side.out" 2>"$tmp/skbc_$side.err" &
 	exec {fi}>"$tmp/skbc_$side.in" {fo}<"$tmp/skbc_$side.out"
 	skbc_in[$side]=$fi skbc_out[$side]=$fo

@@ -144,6 +144,11 @@ def bpf_incomplete(text):
     return "; ".join(inc) if inc else None
 
 
+# the most UDP datagrams one received skb holds: a UDP GSO skb passed whole
+# (UDP_MAX_SEGMENTS, 128 from 6.9) or one UDP GRO built (64, UDP_GRO_CNT_MAX)
+SKB_MAX_DGRAMS = 128
+
+
 def check(r, tx, rx):
     """Say so where the counters contradict the bench's own counts."""
     bad = r["contradictions"]
@@ -195,7 +200,13 @@ def check(r, tx, rx):
         bad.append("tx used UDP GSO but the %s%s counted no tx_gso_udp_l4_skbs" % (
             "sender's " if side else "", (c.get("kmod_source" + side) or "kmod").split()[0]))
     k = c.get("kmod_rx")
+    src = c.get("kmod_source_rx") or "kmod"
     if k is not None and rx["datagrams"] and not k.get("rx_skbs"):
         bad.append("rx read %d datagrams but the receiver's %s counted no rx_skbs (%s)" % (
-            rx["datagrams"], (c.get("kmod_source_rx") or "kmod").split()[0],
-            c.get("kmod_source_rx") or "kmod"))
+            rx["datagrams"], src.split()[0], src))
+    elif (k is not None and r["proto"] == "udp"
+          and k["rx_skbs"] * SKB_MAX_DGRAMS < rx["datagrams"]):
+        # counters of another host or device see some skbs of their own
+        bad.append("rx read %d datagrams but the receiver's %s counted %d rx_skbs, fewer "
+                   "than one per %d datagrams (%s)" % (rx["datagrams"], src.split()[0],
+                                                      k["rx_skbs"], SKB_MAX_DGRAMS, src))

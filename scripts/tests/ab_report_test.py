@@ -190,17 +190,17 @@ def skb_counters_by_side():
     same((c["kmod"], c["kmod_source"], c["kmod_tx"]), ({"rx_skbs": 3}, "kmod", None))
 
 
-def checked(kmod_tx, kmod_rx, family=4):
-    """check() on a UDP GSO run of 10 datagrams sent and read"""
+def checked(kmod_tx, kmod_rx, family=4, n=10):
+    """check() on a UDP GSO run of N datagrams sent and read"""
     zero = {k: {} for k in ("dev_tx", "dev_rx", "ethtool_tx", "ethtool_rx")}
     u = "Udp6" if family == 6 else "Udp"
     r = {"proto": "udp", "size": 100, "tx_gso_active": True, "tx_mode": "gso-cmsg",
          "family": family, "contradictions": [],
-         "counters": dict(zero, nstat_rx={u + "InDatagrams": 10},
-                          nstat_tx={u + "OutDatagrams": 10},
+         "counters": dict(zero, nstat_rx={u + "InDatagrams": n},
+                          nstat_tx={u + "OutDatagrams": n},
                           kmod=None, kmod_tx=kmod_tx, kmod_source_tx="bpf x dev a0",
                           kmod_rx=kmod_rx, kmod_source_rx="bpf x dev b0")}
-    j = {"datagrams": 10, "bytes": 1000}
+    j = {"datagrams": n, "bytes": 100 * n}
     R.check(r, j, dict(j))
     return r["contradictions"]
 
@@ -213,6 +213,11 @@ def cross_check_takes_each_side():
     # the receiver's counters read on the sending host: no skb received there
     same(checked(good_tx, good_tx),
          ["rx read 10 datagrams but the receiver's bpf counted no rx_skbs (bpf x dev b0)"])
+    # ... where the sending host received a few skbs of its own (ARP, ICMP)
+    same(checked(good_tx, {"rx_skbs": 4, "tx_gso_udp_l4_skbs": 1}, n=1000),
+         ["rx read 1000 datagrams but the receiver's bpf counted 4 rx_skbs, fewer than "
+          "one per 128 datagrams (bpf x dev b0)"])
+    same(checked(good_tx, {"rx_skbs": 8}, n=1000), [])  # 125 datagrams an skb: possible
     # the sender's read on the receiving host: no UDP GSO sent there
     same(checked(good_rx, good_rx),
          ["tx used UDP GSO but the sender's bpf counted no tx_gso_udp_l4_skbs"])

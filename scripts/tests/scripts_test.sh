@@ -6,6 +6,9 @@
 #   - a short matrix on the local veth pair: results.json checked field by
 #     field (numbers nonzero, bytes = datagrams x size), csv, summary, raw logs;
 #   - IPv6 on the local pair (-6);
+#   - a counter read on the wrong host must fail: the receiver's per-skb
+#     counters read on the sending host (AB_SKBC_WRONG_HOST=1) are named by
+#     the cross-check in every slice;
 #   - the remote path: NETIF mode against a real sshd started in a
 #     namespace of our own (throwaway host and user keys in a temp dir),
 #     reached over IPv6, the matrix in IPv4 and IPv6 (--family both), the
@@ -205,6 +208,31 @@ elif check_results "$dir" 2 2 1 --families 6 $(sides_args "$dir" ugab0,ugab1) &&
 	ktap_ok "IPv6 on the local pair (-6): results, Udp6 counters, 1452-byte segments, counters by side"
 else
 	ktap_fail "IPv6 on the local pair (-6): results, Udp6 counters, 1452-byte segments, counters by side"
+fi
+
+# ---- a counter read on the wrong host must fail: the receiver's per-skb
+# counters read on the sending host (AB_SKBC_WRONG_HOST=1, ab_skbc.sh's test
+# knob); the cross-check must name every slice, and --sides must fail too
+rm -rf "$out"
+name="the receiver's counters read on the sending host: every slice contradicted, named"
+AB_SKBC_WRONG_HOST=1 "$AB" --out "$out" --label wrong --method slices --tx gso-cmsg --rx gro \
+	-n 1 -l 1 --no-warmup --no-plots >"$tmp/wrong.out" 2>"$tmp/wrong.err"
+rc=$?
+dir=$(ls -d "$out"/*-wrong 2>/dev/null | head -n1)
+if [ "$rc" -ne 0 ] || [ -z "$dir" ]; then
+	ktap_fail "$name" "exit $rc"
+	tail -n5 "$tmp/wrong.err" | sed 's/^/# /'
+elif ! grep -q 'counters_source.*bpf' "$dir/results.json"; then
+	ktap_skip "$name" "no BPF counters here: $(grep -m1 'per-skb counters' "$tmp/wrong.out")"
+else
+	n=$(grep -cE "^- run [0-9]+ .*receiver's bpf counted (no|[0-9]+) rx_skbs.* dev ugab0\)" \
+		"$dir/summary.md")
+	if [ "$n" = 2 ] && ! check_results "$dir" 2 2 1 --sides ugab0,ugab1 >"$tmp/wrong.chk" 2>&1 &&
+	   grep -q "not device ugab1" "$tmp/wrong.chk"; then
+		ktap_ok "$name ($(grep -m1 "^- run" "$dir/summary.md" | cut -c3-))"
+	else
+		ktap_fail "$name" "$n of 2 slices contradicted; --sides: $(head -n1 "$tmp/wrong.chk")"
+	fi
 fi
 
 # ---- the remote path over a real sshd in namespace p --------------------------------
