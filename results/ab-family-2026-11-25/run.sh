@@ -7,10 +7,11 @@
 #           netns abfr (the remote), REMOTE_TYPE=netns, --family both
 #   ssh     the same pair, REMOTE_TYPE=ssh to an sshd started in abfr
 #           (throwaway keys), reached over IPv6, --family both
-# usage: results/ab-family-2026-11-25/run.sh local|netns|ssh  (from the repo top)
+# usage: [AB_FAMILY_OUT=DIR] results/ab-family-2026-11-25/run.sh local|netns|ssh
+#        (from the repo top; DIR, default this directory, gets the results)
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
-out=$top/results/ab-family-2026-11-25
+out=${AB_FAMILY_OUT:-$top/results/ab-family-2026-11-25}
 AB=$top/scripts/bench/udpgso_ab.sh
 export UDPGSO_BIN=${UDPGSO_BIN:-$top}
 args=(--out "$out" --preset gro --tx gso-cmsg,sendto,tcp --rx gro -n 2 -l 1 --no-plots)

@@ -25,6 +25,7 @@ scripts="udpgso_bench.sh udpgso.sh udpgro.sh udpgro_fwd.sh udpgso_wire.sh udpgro
 	scripts/vm/netif_guest.sh scripts/vm/netif_case.sh scripts/bench/staircase.sh
 	scripts/tests/device_test.sh device/env.sh device/gso.sh device/gro.sh
 	scripts/vm/device_guest.sh scripts/vm/device_setup.sh scripts/vm/device_probe.sh
+	scripts/vm/guest_record.sh scripts/vm/device_suite.sh
 	scripts/tests/napi_cut_test.sh"
 tmp=$(mktemp -d)
 defer rm -rf "$tmp"
