@@ -5,7 +5,8 @@
 # from the tree it runs in, so commits made while it runs do not change
 # what it runs), with --keep DIR/NAME; DIR/NAME/command.txt gets the command
 # line, the tree commit, the start, the end and the exit, DIR/NAME/host.tap
-# the host's TAP.  Run from the repository's top; DIR inside it.
+# the host's TAP; the tools are built in the copy first (DIR/NAME/build.log).
+# Run from the repository's top; DIR inside it.
 #
 #   scripts/vm/guest_record.sh DIR NAME [DEVICE_GUEST_ARGS...] [-- COMMAND...]
 #
@@ -36,6 +37,8 @@ if [ ! -d "$frz" ]; then
 fi
 out=$top/$dir/$name
 mkdir -p "$out" || ug_die "cannot make $out"
+# the tools the guest runs, built in the copy (make device-guest-check's `all`)
+make -s -C "$frz" all >"$out/build.log" 2>&1 || ug_die "make all failed in $frz (see $out/build.log)"
 {
 	echo "UDPGSO_BIN=\$PWD scripts/vm/device_guest.sh --keep $dir/$name $(printf '%q ' "$@")"
 	echo "# tree: $(git -C "$top" log -1 --format='%h %s' HEAD | cut -c1-160) (frozen copy in $frz)  started $(date -u +%FT%TZ)"
