@@ -45,6 +45,9 @@ dev_by_mac() {	# MAC: the device in the init namespace with that address
 	done
 	return 1
 }
+for t in udpgso_bench_tx udpgso_bench_rx; do
+	[ -x "${UDPGSO_BIN:-}/$t" ] || ug_die "no $t in UDPGSO_BIN='${UDPGSO_BIN:-}': build the tools (make all) first"
+done
 lif=$(dev_by_mac 52:54:00:24:00:01) || ug_die "no NIC with MAC 52:54:00:24:00:01 (is this device_guest.sh's guest?)"
 rif=$(dev_by_mac 52:54:00:24:00:02) || ug_die "no NIC with MAC 52:54:00:24:00:02 (is this device_guest.sh's guest?)"
 
