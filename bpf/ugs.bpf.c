@@ -213,6 +213,37 @@ static __always_inline void ugs_hist_add(struct ugs_stats *s, enum ugs_hist h, _
 		s->hist[h][segs] += v;
 }
 
+/*
+ * the same, ATOMIC for a program run in process context with BHs on, where
+ * a softirq on this CPU can run a counting program between a plain load and
+ * its store (every other writer runs in softirq or with BHs off, where
+ * nothing of ours interrupts it: plain adds); ATOMIC is a constant at each
+ * call, so the plain path compiles as before
+ */
+static __always_inline void ugs_add_x(struct ugs_stats *s, enum ugs_counter c, __u64 v,
+				      bool atomic)
+{
+	if (!atomic)
+		ugs_add(s, c, v);
+	else if (s && c < UGS_NR_COUNTERS)
+		__sync_fetch_and_add(&s->cnt[c], v);
+}
+
+static __always_inline void ugs_hist_add_x(struct ugs_stats *s, enum ugs_hist h, __u32 segs,
+					   __u64 v, bool atomic)
+{
+	if (!atomic) {
+		ugs_hist_add(s, h, segs, v);
+		return;
+	}
+	if (segs > UGS_HIST_MAX)
+		segs = UGS_HIST_MAX;
+	/* checked again after the barrier, on the register the verifier sees used */
+	asm volatile("" : "+r"(segs));
+	if (s && h < UGS_NR_HIST && segs <= UGS_HIST_MAX)
+		__sync_fetch_and_add(&s->hist[h][segs], v);
+}
+
 static __always_inline struct ugs_state *ugs_st(void)
 {
 	__u32 zero = 0;
@@ -460,13 +491,15 @@ static __always_inline bool ugs_rx_repeat(const struct sk_buff *skb)
 
 #include "ugs_marks.bpf.h"	/* the GRO marks: put, merged away, taken */
 
-static __always_inline void ugs_coalesced(struct ugs_stats *s, const struct ugs_gso *g)
+/* a GRO-built skb G counted as coalesced (ATOMIC: see ugs_add_x) */
+static __always_inline void ugs_coalesced(struct ugs_stats *s, const struct ugs_gso *g,
+					  bool atomic)
 {
-	ugs_inc(s, UGS_RX_GRO_COALESCED_SKBS);
-	ugs_add(s, UGS_RX_GRO_COALESCED_SEGS, g->segs);
+	ugs_add_x(s, UGS_RX_GRO_COALESCED_SKBS, 1, atomic);
+	ugs_add_x(s, UGS_RX_GRO_COALESCED_SEGS, g->segs, atomic);
 	if (g->type & SKB_GSO_FRAGLIST)
-		ugs_inc(s, UGS_RX_GRO_FRAGLIST_SKBS);
-	ugs_hist_add(s, UGS_HIST_RX, g->segs, 1);
+		ugs_add_x(s, UGS_RX_GRO_FRAGLIST_SKBS, 1, atomic);
+	ugs_hist_add_x(s, UGS_HIST_RX, g->segs, 1, atomic);
 }
 
 static __always_inline int ugs_receive_skb(const struct sk_buff *skb, bool rc)
@@ -492,7 +525,7 @@ static __always_inline int ugs_receive_skb(const struct sk_buff *skb, bool rc)
 			if (!built)
 				ugs_reject(UGS_REJ_FEW_SEGS);
 			else if (why == UGS_MATCH)
-				ugs_coalesced(s, &g);
+				ugs_coalesced(s, &g, false);
 		}
 	} else if (ugs_derived_gro) {
 		ugs_take_mark(skb, false);	/* entered GRO, left alone */
@@ -681,7 +714,7 @@ static __always_inline int ugs_gro_complete(struct sk_buff *skb, int nhoff, int 
 	if (mk && mk->head == (__u64)skb->head &&
 	    bpf_ktime_get_ns() - mk->when <= NSEC_PER_SEC)
 		return 0;
-	ugs_coalesced(ugs_this(), &g);
+	ugs_coalesced(ugs_this(), &g, false);
 	ugs_put_mark(skb, true);
 	return 0;
 }

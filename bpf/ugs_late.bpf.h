@@ -23,38 +23,18 @@
 __u64 ugs_late;		/* GRO skbs counted at a socket read instead */
 
 /*
- * atomic: this program runs in process context with BHs on, where a softirq
- * on this CPU can run the netif_receive_skb program between a plain load and
- * its store (the other writers of these counters run in softirq or with BHs
- * off, where nothing of ours interrupts them)
+ * what ugs_receive_skb counts for a GRO-built UDP skb G of the filter's,
+ * atomically: this program runs in process context with BHs on
  */
-static __always_inline void ugs_add_atomic(struct ugs_stats *s, enum ugs_counter c, __u64 v)
-{
-	if (s && c < UGS_NR_COUNTERS)
-		__sync_fetch_and_add(&s->cnt[c], v);
-}
-
-/* what ugs_receive_skb counts for a GRO-built UDP skb G of the filter's */
 static __always_inline void ugs_count_late(const struct ugs_gso *g)
 {
 	struct ugs_stats *s = ugs_this();
-	__u32 segs = g->segs;
 
-	ugs_add_atomic(s, UGS_RX_SKBS, 1);
-	ugs_add_atomic(s, UGS_RX_GSO_SKBS, 1);
+	ugs_add_x(s, UGS_RX_SKBS, 1, true);
+	ugs_add_x(s, UGS_RX_GSO_SKBS, 1, true);
 	/* fexit: counted as coalesced at udp*_gro_complete, which marked it */
-	if (!ugs_derived_gro || !s)
-		return;
-	ugs_add_atomic(s, UGS_RX_GRO_COALESCED_SKBS, 1);
-	ugs_add_atomic(s, UGS_RX_GRO_COALESCED_SEGS, g->segs);
-	if (g->type & SKB_GSO_FRAGLIST)
-		ugs_add_atomic(s, UGS_RX_GRO_FRAGLIST_SKBS, 1);
-	if (segs > UGS_HIST_MAX)
-		segs = UGS_HIST_MAX;
-	/* checked again after the barrier, on the register the verifier sees used */
-	asm volatile("" : "+r"(segs));
-	if (segs <= UGS_HIST_MAX)
-		__sync_fetch_and_add(&s->hist[UGS_HIST_RX][segs], 1);
+	if (ugs_derived_gro)
+		ugs_coalesced(s, g, true);
 }
 
 SEC("tp_btf/skb_copy_datagram_iovec")

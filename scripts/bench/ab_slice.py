@@ -205,7 +205,7 @@ def check(r, tx, rx):
         bad.append("rx read %d datagrams but the receiver's %s counted no rx_skbs (%s)" % (
             rx["datagrams"], src.split()[0], src))
     elif (k is not None and r["proto"] == "udp"
-          and k["rx_skbs"] * SKB_MAX_DGRAMS < rx["datagrams"]):
+          and k.get("rx_skbs", 0) * SKB_MAX_DGRAMS < rx["datagrams"]):
         # counters of another host or device see some skbs of their own
         bad.append("rx read %d datagrams but the receiver's %s counted %d rx_skbs, fewer "
                    "than one per %d datagrams (%s)" % (rx["datagrams"], src.split()[0],
