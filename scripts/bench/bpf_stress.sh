@@ -22,7 +22,7 @@
 # bad_csum and max_count, IPv4 and IPv6, UDP_GRO socket; '*' for every case)
 # N times; --bt-reps N (default 200) bpf_test.sh's cases LIST (default
 # gro,lo4) N times; --guest-reps N (default 0: no guest) bpf_guest.sh's
-# cases (default lo4,gro) N times in one boot of each kernel of LIST
+# cases (default lo4,swseg,gro: kmod_test.sh's) N times in one boot of each kernel of LIST
 # (default: every /boot/vmlinuz-* with headers, e.g. 6.1.0-56-amd64).
 # DIR (default results/bpf-stress-DATE) gets command.txt, conf.log, bt.log,
 # guest-VER.log, load.log and summary.txt (the TAP totals, every line that
@@ -37,7 +37,7 @@ usage() {
 }
 
 reps=200 conf='ipv[46] [bm]a[dx]_c* (gro)' btreps=200 btcases=gro,lo4 greps=0 kernels=
-gcases=lo4,gro load=1 out=
+gcases=lo4,swseg,gro load=1 out=
 args=("$@")
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -127,8 +127,11 @@ if [ "$greps" -gt 0 ]; then
 			continue
 		fi
 		t0=$SECONDS
+		# 70 s a case and rep in a quiet TCG guest (6.1, lo4,gro: 2764 s for
+		# 20 reps); the guard allows 4 times that, for a host under load
+		ncases=$(($(tr -cd , <<<"$gcases" | wc -c) + 1))
 		"$UG_TOP/scripts/vm/vng_run.sh" --kernel "/boot/vmlinuz-$v" \
-			--timeout $((600 + greps * 200)) --rwdir "$work" -- \
+			--timeout $((600 + greps * ncases * 280)) --rwdir "$work" -- \
 			"UDPGSO_BIN=$UDPGSO_BIN $UG_TOP/scripts/vm/bpf_guest.sh" \
 			"--ko $work/b-$v/udpgso_stats.ko --only $gcases --reps $greps" \
 			>>"$out/guest-$v.log" 2>&1
