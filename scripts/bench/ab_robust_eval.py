@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""udpgso-lab: three verdict intervals for the slices method, side by side,
-on committed runs and on simulated pairs (issue 26, point 3).
+"""udpgso-lab: robust verdict intervals for the slices method beside the
+paired t, on committed runs and on simulated pairs (issue 26, point 3).
 
-    ab_robust_eval.py runs KIND DIR...     KIND: aa, known or default
-    ab_robust_eval.py sim [--draws N] [--seed S]
+    ab_robust_eval.py runs KIND DIR... [--true 0.97]   KIND: aa, known or default
+    ab_robust_eval.py sim [--draws N] [--runs R] [--seed S]
+    ab_robust_eval.py pairs A1 B1 A2 B2 ...     one tx/rx pair's slices
 
 The methods, each on the log ratios ln(A/B) of a tx/rx pair's slice pairs
 (the pairs not disturbed by steal), each with Holm's correction over the
@@ -156,6 +157,12 @@ def report_runs(kind, dirs, true):
     for r in rs:
         level = float((r.get("interval") or {}).get("level") or 95.0)
         judged.append((r, level) + judge_run(r, level))
+    sizes = {}
+    for _, _, _, pairs in judged:
+        for _, logs in pairs.values():
+            sizes[len(logs)] = sizes.get(len(logs), 0) + 1
+    L[-1:-1] = ["Slice pairs per tx/rx pair (n: how many tx/rx pairs): " + ", ".join(
+        "%d: %d" % kv for kv in sorted(sizes.items()))]
     if kind == "aa":
         L += ["| method | pairs with an interval | called real | runs with a call | "
               "median ± | within ±3% |", "|---|---|---|---|---|---|"]
@@ -188,9 +195,41 @@ def report_runs(kind, dirs, true):
             L.append("| %s | %d of %d | %d | %d of %d | %s | %d |" % (
                 m, len(ok), len(rows), len(reach), len(ngr), len(ng), med(hw), real))
     L.append("")
+    if kind == "aa":
+        L += aa_calls(judged)
     if kind == "default":
-        L += per_pair_default(judged)
+        L += per_pair_default(judged) + timing_lines(rs)
     return L
+
+
+def timing_lines(rs):
+    """Wall seconds per slice pair (warm-up pairs included): what a larger
+    minimum of pairs would cost a run."""
+    L = ["Wall time per slice pair (timing.wall_s over the run's slices and warm-up "
+         "slices, / 2):", ""]
+    for r in rs:
+        t = r.get("timing") or {}
+        slices = len(r.get("runs") or []) + (t.get("warmup_runs") or 0)
+        if t.get("wall_s") and slices:
+            L.append("- %s: %.1f s, %d slices: %.2f s a pair" % (
+                os.path.basename(r["_dir"])[:16], t["wall_s"], slices,
+                2.0 * t["wall_s"] / slices))
+    return L + [""]
+
+
+def aa_calls(judged):
+    """Every A/A pair some method called real, with its sorted log ratios."""
+    L = []
+    for r, _, res, pairs in judged:
+        for i, row in enumerate(res["t"]):
+            by = [m for m in METHODS if res[m][i][6]]
+            if by:
+                L.append("- %s %s -> %s, %d pairs, called by %s (p: %s); ln(A/B) sorted: %s" % (
+                    os.path.basename(r["_dir"])[:16], row[0][0], row[0][1], row[1],
+                    ", ".join(by), ", ".join("%s %.3g" % (m, res[m][i][4]) for m in METHODS
+                                             if res[m][i][4] is not None),
+                    " ".join("%+.3f" % x for x in sorted(pairs[row[0]][1]))))
+    return (["A/A pairs called real by any method:", ""] + L + [""]) if L else []
 
 
 def per_pair_default(judged):
