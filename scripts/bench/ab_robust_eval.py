@@ -5,6 +5,7 @@ paired t, on committed runs and on simulated pairs (issue 26, point 3).
 
     ab_robust_eval.py runs KIND DIR... [--true 0.97]   KIND: aa, known or default
     ab_robust_eval.py sim [--draws N] [--runs R] [--seed S]
+    ab_robust_eval.py tail [--draws N] [--seed S]   A/A rates at 0.05, 0.05/13
     ab_robust_eval.py pairs A1 B1 A2 B2 ...     one tx/rx pair's slices
 
 The methods, each on the log ratios ln(A/B) of a tx/rx pair's slice pairs
@@ -339,6 +340,27 @@ def sim(draws, runs, seed):
     return L
 
 
+def tail(draws, seed):
+    """The A/A rate of p < 0.05 and of p < 0.05/13 (where Holm over 13 pairs
+    reads the smallest p) on normal log ratios, per method."""
+    L = ["# The tail Holm reads: normal A/A log ratios, %d seeded draws a cell (seed %d)"
+         % (draws, seed), "",
+         "| n | %s |" % " | ".join("%s: p < 0.05 | %s: p < 0.05/13" % (m, m) for m in METHODS),
+         "|---|" + "---|" * (2 * len(METHODS))]
+    for n in (6, 10, 20):
+        rng = random.Random("tail/%d/%d" % (n, seed))
+        c = {m: [0, 0] for m in METHODS}
+        for _ in range(draws):
+            x = [rng.gauss(0.0, 1.0) for _ in range(n)]
+            for m in METHODS:
+                p = judge(x, 95.0, m)[2]
+                c[m][0] += p < 0.05
+                c[m][1] += p < 0.05 / 13
+        L.append("| %d | %s |" % (n, " | ".join("%.2f%% | %.3f%%" % (
+            100.0 * c[m][0] / draws, 100.0 * c[m][1] / draws) for m in METHODS)))
+    return L + ["", "Nominal: 5%% and %.3f%%." % (100 * 0.05 / 13)]
+
+
 def one_pair(vals):
     """The methods on one tx/rx pair given as A1 B1 A2 B2 ... (rx MB/s)."""
     logs = [math.log(a / b) for a, b in zip(vals[0::2], vals[1::2])]
@@ -367,11 +389,16 @@ def main(argv=None):
     p.add_argument("--draws", type=int, default=2000)
     p.add_argument("--runs", type=int, default=1000)
     p.add_argument("--seed", type=int, default=1)
+    p = sub.add_parser("tail", help="A/A rates at 0.05 and 0.05/13, normal pairs")
+    p.add_argument("--draws", type=int, default=40000)
+    p.add_argument("--seed", type=int, default=1)
     p = sub.add_parser("pairs", help="the methods on one pair's slices: A1 B1 A2 B2 ...")
     p.add_argument("values", type=float, nargs="+")
     a = ap.parse_args(argv)
     if a.cmd == "sim":
         print("\n".join(sim(a.draws, a.runs, a.seed)))
+    elif a.cmd == "tail":
+        print("\n".join(tail(a.draws, a.seed)))
     elif a.cmd == "pairs":
         print("\n".join(one_pair(a.values)))
     else:
