@@ -6,6 +6,7 @@ paired t, on committed runs and on simulated pairs (issue 26, point 3).
     ab_robust_eval.py runs KIND DIR... [--true 0.97]   KIND: aa, known or default
     ab_robust_eval.py sim [--draws N] [--runs R] [--seed S]
     ab_robust_eval.py tail [--draws N] [--seed S]   A/A rates at 0.05, 0.05/13
+    ab_robust_eval.py runsim [--runs R] [--budget PAIRS] [--pairs M] [--seed S]
     ab_robust_eval.py pairs A1 B1 A2 B2 ...     one tx/rx pair's slices
 
 The methods, each on the log ratios ln(A/B) of a tx/rx pair's slice pairs
@@ -340,6 +341,105 @@ def sim(draws, runs, seed):
     return L
 
 
+def run_half(logs, level, policy, m):
+    """The ± (%) of a pair's interval under POLICY (t or switch)."""
+    lo, hi, _, _ = judge(logs, level, policy, m)
+    return half_pct(lo, hi) if lo is not None else math.inf
+
+
+def run_need(logs, level, width, policy, m):
+    """The pairs the out-of-reach rule thinks a pair needs: at the sd of its
+    log ratios (t); under switch also the signed rank's way, from n_min on at
+    the trimmed spread, whichever is fewer."""
+    need = ab_stats.pairs_needed(statistics.stdev(logs), level, width)
+    if policy == "switch":
+        rsd = robust_sd(logs, level)
+        need = min(need, max(n_min(m, level), ab_stats.pairs_needed(rsd, level, width)))
+    return need
+
+
+def sim_run(rng, kinds, effect, policy, budget, level=95.0, width=3.0, min_pairs=6,
+            max_reps=30):
+    """One simulated make run: rounds of one slice pair per pending pair, the
+    stop, out-of-reach and spend-left rules of ab_report.pending with POLICY's
+    interval and spread, until BUDGET slice pairs are spent or none is
+    pending.  Returns [(n, lo, hi, p, est, real)] per pair."""
+    m = len(kinds)
+    logs = [[] for _ in kinds]
+    oor = set()
+    used = 0
+
+    def open_(i):
+        x = logs[i]
+        met = len(x) >= min_pairs and run_half(x, level, policy, m) <= width
+        return not met and len(x) < max_reps
+
+    while used < budget:
+        todo = [i for i in range(m) if open_(i) and i not in oor]
+        short, young = {}, 0
+        for i in todo:
+            if len(logs[i]) >= ab_stats.REACH_MIN_PAIRS:
+                short[i] = (len(logs[i]), run_need(logs[i], level, width, policy, m))
+            else:
+                young += 1
+        _, out = ab_stats.in_reach(short, budget - used - young, max_reps)
+        oor |= set(out)
+        todo = [i for i in todo if i not in oor]
+        if not todo and budget - used - young >= 1:
+            far = {i: (len(logs[i]), run_need(logs[i], level, width, policy, m))
+                   for i in range(m) if open_(i) and len(logs[i]) >= 2}
+            todo = ab_stats.spend_left(far, budget - used - young, max_reps)
+        if not todo:
+            break
+        for i in todo:
+            logs[i].append(draw(rng, kinds[i], 1, effect)[0])
+            used += 1
+    rows = [(len(x),) + judge(x, level, policy, m) for x in logs]
+    calls = ab_stats.holm([r[3] for r in rows], 1.0 - level / 100.0)
+    return [r + (bool(c and (r[1] > 0 or r[2] < 0)),) for r, c in zip(rows, calls)]
+
+
+def runsim(runs, budget, seed, m=13):
+    """Whole simulated runs of M pairs under the t and the switch rules."""
+    scen = {"dips": ["dips"] * m}
+    if m == 13:
+        scen["mixed"] = ["dips"] * 8 + ["bimodal"] * 5
+    L = ["# Simulated runs: %d pairs, %d slice pairs of budget, at least 6 and at most "
+         "30 pairs a pair, target ±3%%, %d runs a cell (seed %d)" % (m, budget, runs, seed),
+         "",
+         "dips: every pair as sim.md's dips; mixed: 8 such and 5 bimodal (GSO-like). "
+         "A/A: runs with any call after Holm; A at 97%: per pair found (real, A/B < 1), "
+         "covered, within ±3%, and the pairs' median n (dips pairs only in mixed).", "",
+         "| pairs | rule | A/A: runs with a call | A/A: pairs called | 97%: found | 97%: covered "
+         "| 97%: within ±3% | 97%: median n |", "|---|---|---|---|---|---|---|---|"]
+    eff = math.log(0.97)
+    for name, kinds in scen.items():
+        for policy in ("t", "switch"):
+            rng = random.Random("runsim/%s/%s/%d/%d/%d" % (name, policy, m, budget, seed))
+            bad = called = 0
+            for _ in range(runs):
+                res = sim_run(rng, kinds, 0.0, policy, budget)
+                bad += any(r[5] for r in res)
+                called += sum(r[5] for r in res)
+            found = cov = met = tot = 0
+            ns = []
+            for _ in range(runs):
+                res = sim_run(rng, kinds, eff, policy, budget)
+                for k, r in zip(kinds, res):
+                    if k != "dips":
+                        continue
+                    tot += 1
+                    found += r[5] and r[4] < 0
+                    cov += r[1] is not None and r[1] <= eff <= r[2]
+                    met += r[0] >= 6 and r[1] is not None and half_pct(r[1], r[2]) <= 3.0
+                    ns.append(r[0])
+            L.append("| %s | %s | %.1f%% | %.2f%% | %.1f%% | %.1f%% | %.1f%% | %d |" % (
+                name, policy, 100.0 * bad / runs, 100.0 * called / (m * runs),
+                100.0 * found / tot, 100.0 * cov / tot, 100.0 * met / tot,
+                statistics.median(ns)))
+    return L
+
+
 def tail(draws, seed):
     """The A/A rate of p < 0.05 and of p < 0.05/13 (where Holm over 13 pairs
     reads the smallest p) on normal log ratios, per method."""
@@ -389,6 +489,11 @@ def main(argv=None):
     p.add_argument("--draws", type=int, default=2000)
     p.add_argument("--runs", type=int, default=1000)
     p.add_argument("--seed", type=int, default=1)
+    p = sub.add_parser("runsim", help="whole simulated runs under the t and switch rules")
+    p.add_argument("--runs", type=int, default=300)
+    p.add_argument("--budget", type=int, default=110)
+    p.add_argument("--pairs", type=int, default=13)
+    p.add_argument("--seed", type=int, default=1)
     p = sub.add_parser("tail", help="A/A rates at 0.05 and 0.05/13, normal pairs")
     p.add_argument("--draws", type=int, default=40000)
     p.add_argument("--seed", type=int, default=1)
@@ -397,6 +502,8 @@ def main(argv=None):
     a = ap.parse_args(argv)
     if a.cmd == "sim":
         print("\n".join(sim(a.draws, a.runs, a.seed)))
+    elif a.cmd == "runsim":
+        print("\n".join(runsim(a.runs, a.budget, a.seed, a.pairs)))
     elif a.cmd == "tail":
         print("\n".join(tail(a.draws, a.seed)))
     elif a.cmd == "pairs":

@@ -200,6 +200,26 @@ def known_effect_covered_with_dips():
 
 
 @test
+def simulated_run_keeps_the_budget_and_the_pair_limits():
+    # a whole simulated run: every pair gets 5 at least (the out-of-reach
+    # rule judges from REACH_MIN_PAIRS = 5, as in ab_report.pending), none
+    # more than 30, no round starts once the budget is spent (a round adds
+    # at most 13)
+    rng = random.Random(2)
+    for policy in ("t", "switch"):
+        for budget in (110, 260):
+            res = E.sim_run(rng, ["dips"] * 8 + ["bimodal"] * 5, 0.0, policy, budget)
+            ns = [r[0] for r in res]
+            if min(ns) < S.REACH_MIN_PAIRS or max(ns) > 30 or not budget <= sum(ns) < budget + 13:
+                raise AssertionError("%s, budget %d: pairs %r" % (policy, budget, ns))
+    # the switch's planning: a pair with one dip in 6 needs n_min..13, not 204
+    logs = [math.log(a / b) for a, b in ((2701, 2738), (2815, 2677), (2784, 2660),
+                                         (2909, 2842), (2751, 2235), (1937, 2969))]
+    same(E.run_need(logs, 95.0, 3.0, "t", 13), 204)
+    same(E.run_need(logs, 95.0, 3.0, "switch", 13), 13)
+
+
+@test
 def campaign_tables_recompute_the_t_verdicts():
     # the t rows of ab_robust_eval.py runs equal ab_stats' verdicts of the
     # committed recompute (results/ab-2026-11-25c: A/A 0 of 40, known
