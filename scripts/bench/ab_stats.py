@@ -11,7 +11,9 @@ pair), and that distribution is close to normal (a ratio of two positive
 rates is close to log-normal).  Why not a bootstrap or Hodges-Lehmann: with
 the 3 to 30 pairs a run takes, a bootstrap percentile interval is too narrow
 (it undercovers below ~20 pairs), and a Wilcoxon interval at 95% needs at
-least 6 pairs to exist at all.
+least 6 pairs to exist at all, and its exact test at least 10 to pass Holm
+over 13 pairs; a 20% trimmed-mean t is liberal under Holm at these sizes
+(ab_robust.py, ab_robust_eval.py, results/ab-robust-2026-11-26/README.md).
 
 Many pairs at once: a run compares 13 tx/rx pairs by default, and at 95% one
 A/A interval in 20 excludes 1.0 by chance.  So a difference is called real

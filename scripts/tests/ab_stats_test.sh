@@ -12,6 +12,9 @@
 #     the unit, between- and within-run variance, the spread rule, coverage
 #     and A/A calls on simulated two-level data, the settle time, the budget
 #     order, windows read from a raw log, compare's pair level per run);
+#   - scripts/tests/ab_robust_test.py: the robust intervals evaluated for the
+#     slices method (ab_robust.py: the trimmed-mean t and the exact signed
+#     rank, by hand and against enumeration; A/A and known-effect simulations);
 #   - scripts/tests/bpf_toggle_test.py: bpf_toggle_summary.py's windows on logs
 #     written as bpf_toggle.sh writes them (transition seconds left out, each
 #     mode against its neighbours, the 3% verdicts, a failed window);
@@ -46,6 +49,7 @@ while read -r verdict rest; do
 	esac
 done < <(python3 "$UG_TOP/scripts/tests/ab_stats_test.py" 2>&1;
 	 python3 "$UG_TOP/scripts/tests/ab_inrun_test.py" 2>&1 | sed 's/^\(PASS\|FAIL\) /\1 inrun: /';
+	 python3 "$UG_TOP/scripts/tests/ab_robust_test.py" 2>&1 | sed 's/^\(PASS\|FAIL\) /\1 robust: /';
 	 python3 "$UG_TOP/scripts/tests/bpf_toggle_test.py" 2>&1 | sed 's/^\(PASS\|FAIL\) /\1 bpf_toggle: /')
 
 # ---- bad input ------------------------------------------------------------------
