@@ -127,7 +127,7 @@ __u64 ugs_held_old_lost;
 /*
  * the last lost held mark (diag line): its age (ns), held flags (UGS_LOST_*
  * added), when it was found (bpf_ktime_get_ns), the address, and the finding
- * skb's len and ugs_match_why() (-1: a GRO entry's mark replaced it)
+ * skb's len and ugs_match_why() (-2: a GRO entry's mark replaced it)
  */
 __u64 ugs_lost_age;
 __u64 ugs_lost_held;

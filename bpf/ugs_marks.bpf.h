@@ -14,13 +14,15 @@
 #define UGS_LOST_TAKEN		16	/* found at netif_receive_skb under another head */
 #define UGS_LOST_OTHER		32	/* by an skb not of the filter's */
 #define UGS_LOST_OLD		64	/* put before the last reset */
+/* ugs_lost_why of a mark a GRO entry's replaced (UGS_MATCH, -1: the filter's skb) */
+#define UGS_LOST_AT_ENTRY	(-2)
 
 /*
  * a held mark MK accounted for (taken, merged away, counted at a socket read,
  * or LOST: its skb gone unseen), in this run's figures when put since the
  * last reset, else apart (ugs_held_old_*: the earlier run reported it as not
  * seen); a lost one's last values for the diag line (WHY: the finding skb's
- * ugs_match_why(), -1 for a GRO entry's mark)
+ * ugs_match_why(), UGS_LOST_AT_ENTRY for a GRO entry's mark)
  */
 static __always_inline void ugs_held_done(const struct ugs_mark *mk, bool lost, __u64 flags,
 					  const struct sk_buff *skb, int why, __u64 now)
@@ -56,7 +58,7 @@ static __always_inline void ugs_put_mark(const struct sk_buff *skb, bool held, _
 	old = bpf_map_lookup_elem(&ugs_marks, &key);
 	if (old && old->held)
 		ugs_held_done(old, true, (old->head == mk.head ? UGS_LOST_SAME_HEAD : 0) |
-			      (held ? 0 : UGS_LOST_OTHER), skb, -1, mk.when);
+			      (held ? 0 : UGS_LOST_OTHER), skb, UGS_LOST_AT_ENTRY, mk.when);
 	err = bpf_map_update_elem(&ugs_marks, &key, &mk, BPF_ANY);
 	if (err) {
 		__sync_fetch_and_add(&ugs_mark_put_errors, 1);

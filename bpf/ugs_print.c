@@ -116,16 +116,21 @@ void ugs_print_diag(const struct ugs *u, FILE *out)
 			(unsigned long long)b->ugs_read_unseen_cpu);
 	if (b->ugs_wring_frozen)
 		ugs_dump_wring(u);
-	if (b->ugs_held_lost || b->ugs_held_old_lost)
+	if (b->ugs_held_lost || b->ugs_held_old_lost) {
+		/* ugs_match_why(): -1 the filter's skb, -2 at a GRO entry, else enum ugs_rej */
+		__s64 w = b->ugs_lost_why;
+		const char *why = w == -1 ? "the filter's" : w == -2 ? "a GRO entry" :
+				  w >= 0 && w < UGS_NR_REJ ? ugs_rej_names[w] : "?";
+
 		fprintf(out, "# diag held lost: %llu; the last: mark %llu ns old, held flags %llu "
 			"(1 held, 2 read unseen, 4 witnessed, 8 replaced by a mark of the same "
 			"head, 16 found at netif_receive_skb under another head, 32 by an skb "
 			"not of the filter's, 64 put before the reset), skb 0x%llx at %llu ns "
-			"(CLOCK_MONOTONIC), the finder's len %llu, filter reason %lld\n",
+			"(CLOCK_MONOTONIC), found by an skb of len %llu, %s\n",
 			(unsigned long long)b->ugs_held_lost, (unsigned long long)b->ugs_lost_age,
 			(unsigned long long)b->ugs_lost_held, (unsigned long long)b->ugs_lost_skb,
-			(unsigned long long)b->ugs_lost_at, (unsigned long long)b->ugs_lost_len,
-			(long long)b->ugs_lost_why);
+			(unsigned long long)b->ugs_lost_at, (unsigned long long)b->ugs_lost_len, why);
+	}
 }
 
 void ugs_print_progs(const struct ugs *u, FILE *out)
