@@ -115,9 +115,26 @@ __u64 ugs_mark_del_errors;
 __u64 ugs_held_in;
 __u64 ugs_held_out;
 __u64 ugs_held_lost;
-/* the last lost held mark: its age (ns) and held flags when found (diag line) */
+/*
+ * held marks put before the last reset (ugs_mark.gen), accounted for since:
+ * not this run's skbs (a held mark left by an skb no program of ours saw,
+ * reported as not seen in the run that sent it, met again when its address
+ * comes back, maybe many runs later), so kept out of ugs_held_out/_lost and
+ * named apart, of which lost
+ */
+__u64 ugs_held_old_out;
+__u64 ugs_held_old_lost;
+/*
+ * the last lost held mark (diag line): its age (ns), held flags (UGS_LOST_*
+ * added), when it was found (bpf_ktime_get_ns), the address, and the finding
+ * skb's len and ugs_match_why() (-2: a GRO entry's mark replaced it)
+ */
 __u64 ugs_lost_age;
 __u64 ugs_lost_held;
+__u64 ugs_lost_at;
+__u64 ugs_lost_skb;
+__u64 ugs_lost_len;
+__s64 ugs_lost_why;
 
 /* a tx queue pass at one depth, until a nested pass replaces it */
 struct ugs_txq {
@@ -173,6 +190,7 @@ struct ugs_mark {
 	__u64 head;
 	__u64 when;
 	__u64 held;	/* 1: an skb of the filter's, in ugs_held_in */
+	__u64 gen;	/* ugs_gen when put: before the last reset or since */
 };
 
 struct {
@@ -517,7 +535,7 @@ static __always_inline int ugs_receive_skb(const struct sk_buff *skb, bool rc)
 	why = ugs_match_why(skb, nh);
 	/* the mark is used up at any pass, counted or not */
 	if (g.size && (g.type & SKB_GSO_UDP_L4)) {
-		mk = ugs_take_mark(skb, true);
+		mk = ugs_take_mark(skb, true, why);
 		built = mk > 0;
 		/* derived: it entered GRO without GSO and leaves as a UDP GSO skb */
 		if (ugs_derived_gro && built) {
@@ -528,7 +546,7 @@ static __always_inline int ugs_receive_skb(const struct sk_buff *skb, bool rc)
 				ugs_coalesced(s, &g, false);
 		}
 	} else if (ugs_derived_gro) {
-		ugs_take_mark(skb, false);	/* entered GRO, left alone */
+		ugs_take_mark(skb, false, why);	/* entered GRO, left alone */
 	}
 	if (ugs_rx_repeat(skb)) {
 		/* a GRO-built or UDP GSO skb of the filter's at a repeat pass */
@@ -715,7 +733,7 @@ static __always_inline int ugs_gro_complete(struct sk_buff *skb, int nhoff, int 
 	    bpf_ktime_get_ns() - mk->when <= NSEC_PER_SEC)
 		return 0;
 	ugs_coalesced(ugs_this(), &g, false);
-	ugs_put_mark(skb, true);
+	ugs_put_mark(skb, true, (__u64)skb->head);
 	return 0;
 }
 

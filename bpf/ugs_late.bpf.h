@@ -62,8 +62,8 @@ int BPF_PROG(ugs_read_datagram, const struct sk_buff *skb, int len)
 	ugs_count_late(&g);
 	__sync_fetch_and_add(&ugs_late, 1);
 	/* accounted for: never counted again, never lost, even if the delete fails */
+	ugs_held_done(mk, false, 0, skb, 0, now);
 	mk->held = 0;
-	__sync_fetch_and_add(&ugs_held_out, 1);
 	err = bpf_map_delete_elem(&ugs_marks, &key);
 	if (err && err != -ENOENT)
 		__sync_fetch_and_add(&ugs_mark_del_errors, 1);

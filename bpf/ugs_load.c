@@ -561,8 +561,8 @@ __u64 ugs_held_now(const struct ugs *u)
 {
 	const struct ugs_bpf__bss *b = u->skel->bss;
 	/* out first: every mark taken out was put in before, so in >= out */
-	__u64 out = __atomic_load_n(&b->ugs_held_out, __ATOMIC_SEQ_CST);
-	__u64 in = __atomic_load_n(&b->ugs_held_in, __ATOMIC_SEQ_CST);
+	__u64 out = __atomic_load_n(&b->ugs_held_out, __ATOMIC_SEQ_CST) - u->out0;
+	__u64 in = __atomic_load_n(&b->ugs_held_in, __ATOMIC_SEQ_CST) - u->in0;
 
 	return in > out ? in - out : 0;
 }
@@ -582,8 +582,15 @@ int ugs_reset(struct ugs *u)
 	/* the kernel's recursion_misses only grow: counted from here */
 	for (int h = 0; h < UGS_NR_HOOKS; h++)
 		u->miss0[h] = ugs_prog_misses(u, h);
-	u->held0 = ugs_held_now(u);
+	/*
+	 * marks put from here carry the new ugs_gen: a held mark of before is
+	 * accounted apart (ugs_held_old_*), its run reported it
+	 */
+	u->out0 = __atomic_load_n(&u->skel->bss->ugs_held_out, __ATOMIC_SEQ_CST);
+	u->in0 = __atomic_load_n(&u->skel->bss->ugs_held_in, __ATOMIC_SEQ_CST);
 	u->skel->bss->ugs_held_lost = 0;
+	u->skel->bss->ugs_held_old_out = 0;
+	u->skel->bss->ugs_held_old_lost = 0;
 	u->skel->bss->ugs_mark_put_errors = 0;
 	u->skel->bss->ugs_mark_full = 0;
 	u->skel->bss->ugs_mark_merged = 0;

@@ -86,8 +86,11 @@ struct ugs {
 	struct ugs_stats sum;	/* ugs_read() fills it */
 	/* each program's recursion_misses at the last reset (the kernel's count is cumulative) */
 	__u64 miss0[UGS_NR_HOOKS];
-	/* held GRO skbs not yet seen at netif_receive_skb at the last reset */
-	__u64 held0;
+	/*
+	 * ugs_held_in and ugs_held_out at the last reset: after it, both count
+	 * only marks put since (ugs_mark.gen)
+	 */
+	__u64 in0, out0;
 };
 
 /*
@@ -117,7 +120,10 @@ int ugs_open(struct ugs *u, const struct ugs_filter *f, char *why, size_t len);
 void ugs_close(struct ugs *u);
 /* the kernel's count of runs of H's program it skipped (bpf_prog_info), 0 if none attached */
 __u64 ugs_prog_misses(const struct ugs *u, int h);
-/* the filter's GRO skbs whose marks are held now (not merged, not seen at netif_receive_skb) */
+/*
+ * the filter's GRO skbs whose marks, put since the last reset, are held now
+ * (not merged, not seen at netif_receive_skb)
+ */
 __u64 ugs_held_now(const struct ugs *u);
 int ugs_read(struct ugs *u);
 int ugs_reset(struct ugs *u);

@@ -16,7 +16,6 @@
 __u64 ugs_skips(const struct ugs *u, struct ugs_skips *k)
 {
 	const struct ugs_bpf__bss *b = u->skel->bss;
-	__u64 held;
 	int h;
 
 	memset(k, 0, sizeof(*k));
@@ -26,9 +25,8 @@ __u64 ugs_skips(const struct ugs *u, struct ugs_skips *k)
 	}
 	k->put_errors = b->ugs_mark_put_errors;
 	k->full = b->ugs_mark_full;
-	/* held now, less those held at the reset (not below 0), and those lost */
-	held = ugs_held_now(u);
-	k->unseen = (held > u->held0 ? held - u->held0 : 0) + b->ugs_held_lost;
+	/* put since the reset: held now, and lost */
+	k->unseen = ugs_held_now(u) + b->ugs_held_lost;
 	/* counted, not missing: not in the total */
 	k->late = b->ugs_late;
 	return k->misses + k->put_errors + k->unseen;
@@ -118,12 +116,21 @@ void ugs_print_diag(const struct ugs *u, FILE *out)
 			(unsigned long long)b->ugs_read_unseen_cpu);
 	if (b->ugs_wring_frozen)
 		ugs_dump_wring(u);
-	if (b->ugs_held_lost)
+	if (b->ugs_held_lost || b->ugs_held_old_lost) {
+		/* ugs_match_why(): -1 the filter's skb, -2 at a GRO entry, else enum ugs_rej */
+		__s64 w = b->ugs_lost_why;
+		const char *why = w == -1 ? "the filter's" : w == -2 ? "a GRO entry" :
+				  w >= 0 && w < UGS_NR_REJ ? ugs_rej_names[w] : "?";
+
 		fprintf(out, "# diag held lost: %llu; the last: mark %llu ns old, held flags %llu "
 			"(1 held, 2 read unseen, 4 witnessed, 8 replaced by a mark of the same "
-			"head, 16 found at netif_receive_skb under another head)\n",
+			"head, 16 found at netif_receive_skb under another head, 32 by an skb "
+			"not of the filter's, 64 put before the reset), skb 0x%llx at %llu ns "
+			"(CLOCK_MONOTONIC), found by an skb of len %llu, %s\n",
 			(unsigned long long)b->ugs_held_lost, (unsigned long long)b->ugs_lost_age,
-			(unsigned long long)b->ugs_lost_held);
+			(unsigned long long)b->ugs_lost_held, (unsigned long long)b->ugs_lost_skb,
+			(unsigned long long)b->ugs_lost_at, (unsigned long long)b->ugs_lost_len, why);
+	}
 }
 
 void ugs_print_progs(const struct ugs *u, FILE *out)
@@ -209,6 +216,9 @@ void ugs_print_marks(const struct ugs *u, FILE *out)
 		(unsigned long long)b->ugs_rej[UGS_REJ_MARK_STALE],
 		(unsigned long long)b->ugs_rej[UGS_REJ_MARK_HEAD],
 		(unsigned long long)b->ugs_mark_merged, (unsigned long long)b->ugs_mark_del_errors);
+	fprintf(out, "# gro marks held before the reset: accounted since %llu, of which lost "
+		"%llu (not skbs of this run: the run they were held in reported them)\n",
+		(unsigned long long)b->ugs_held_old_out, (unsigned long long)b->ugs_held_old_lost);
 	fprintf(out, "# rejected:");
 	for (r = 0; r < UGS_NR_REJ; r++)
 		fprintf(out, " %s %llu", ugs_rej_names[r], (unsigned long long)b->ugs_rej[r]);
@@ -293,9 +303,13 @@ void ugs_print_json(const struct ugs *u, const struct ugs_stats *s, FILE *out)
 	/* a refused delete leaves a mark: named, not a count missing (complete) */
 	fprintf(out, "}, \"mark_update_errors\": %llu, \"mark_map_full\": %llu, "
 		"\"gro_not_seen_at_netif_receive_skb\": %llu, \"gro_counted_at_socket_read\": %llu, "
-		"\"mark_delete_errors\": %llu}, \"complete\": %s", (unsigned long long)k.put_errors,
-		(unsigned long long)k.full, (unsigned long long)k.unseen, (unsigned long long)k.late,
-		(unsigned long long)u->skel->bss->ugs_mark_del_errors, skipped ? "false" : "true");
+		"\"mark_delete_errors\": %llu, \"gro_held_before_reset_accounted\": %llu, "
+		"\"gro_held_before_reset_lost\": %llu}, \"complete\": %s",
+		(unsigned long long)k.put_errors, (unsigned long long)k.full,
+		(unsigned long long)k.unseen, (unsigned long long)k.late,
+		(unsigned long long)u->skel->bss->ugs_mark_del_errors,
+		(unsigned long long)u->skel->bss->ugs_held_old_out,
+		(unsigned long long)u->skel->bss->ugs_held_old_lost, skipped ? "false" : "true");
 	fprintf(out, ", \"rejected\": {");
 	for (i = 0; i < UGS_NR_REJ; i++)
 		fprintf(out, "%s\"%s\": %llu", i ? ", " : "", ugs_rej_names[i],
