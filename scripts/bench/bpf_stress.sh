@@ -57,7 +57,7 @@ done
 for v in "reps:$reps" "bt-reps:$btreps" "guest-reps:$greps"; do
 	[[ ${v#*:} =~ ^[0-9]{1,5}$ ]] || ug_die "--${v%%:*} '${v#*:}': allowed 0..99999"
 done
-[[ $btcases =~ ^[a-z0-9,]+$ ]] || ug_die "--bt-cases '$btcases': allowed a list of lo4,lo4gro,lo6,swseg,gro,gropass,unseen"
+[[ $btcases =~ ^[a-z0-9,]+$ ]] || ug_die "--bt-cases '$btcases': allowed a list of lo4,lo4gro,lo6,swseg,gro,gropass,unseen,unseenold,diag,late"
 [[ $gcases =~ ^[a-z0-9,]+$ ]] || ug_die "--guest-cases '$gcases': allowed a list of lo4,lo4drop,lo4gro,lo6,swseg,gro,vlan,gropass"
 ug_need_root >/dev/null || ug_die "needs root (namespaces, BPF)"
 [ -x "$UDPGSO_BIN/udpgso_stats" ] || ug_die "no $UDPGSO_BIN/udpgso_stats (make)"
