@@ -269,6 +269,23 @@ t_rejected() {
 	bl_down
 }
 
+# a veth pair on which one UDP datagram stays held in the receiver's GRO:
+# gro on, a 5 s gro_flush_timeout, the sender's segmentation off, and
+# nothing else arriving (IPv6 off on both: DAD, router solicitations and
+# MLD from the peer would make a NAPI poll that flushes it); udp_once.py
+# holds the socket on PORT in b (its pid in BL_HOLD_PID)
+bl_hold_veth() {
+	bl_veth || return 1
+	ns_exec a sysctl -qw net.ipv6.conf.all.disable_ipv6=1
+	ns_exec b sysctl -qw net.ipv6.conf.all.disable_ipv6=1
+	ns_exec a ethtool -K "$BL_DA" tx-udp-segmentation off tso off >/dev/null 2>&1
+	ns_exec b ethtool -K "$BL_DB" gro on >/dev/null 2>&1
+	ns_exec b sh -c "echo 5000000000 >/sys/class/net/$BL_DB/gro_flush_timeout"
+	ns_exec b timeout 30 "$UDP_ONCE" hold 10.71.0.2 "$1" 30 &
+	BL_HOLD_PID=$!
+	bl_wait_port b "$1"
+}
+
 # issue 25: an skb of the filter's that entered GRO and never reached
 # netif_receive_skb must be reported, not missing in silence.  GRO holds
 # one datagram (a UDP_GRO socket, gro_flush_timeout 5 s) and the receiving
@@ -285,17 +302,8 @@ t_gro_unseen() {
 	local port out=$work/unseen try n=0 rxpid name="GRO skb not seen at netif_receive_skb"
 	for try in 1 2; do
 		port=$(bl_port)
-		bl_veth || { ktap_fail "$name" "veth setup"; bl_down; return; }
-		# nothing else reaches the receiver: a later NAPI poll would flush
-		# the held skb (IPv6's DAD, router solicitations and MLD from the peer)
-		ns_exec a sysctl -qw net.ipv6.conf.all.disable_ipv6=1
-		ns_exec b sysctl -qw net.ipv6.conf.all.disable_ipv6=1
-		ns_exec a ethtool -K "$BL_DA" tx-udp-segmentation off tso off >/dev/null 2>&1
-		ns_exec b ethtool -K "$BL_DB" gro on >/dev/null 2>&1
-		ns_exec b sh -c "echo 5000000000 >/sys/class/net/$BL_DB/gro_flush_timeout"
-		ns_exec b timeout 30 "$UDP_ONCE" hold 10.71.0.2 "$port" 30 &
-		rxpid=$!
-		bl_wait_port b "$port"
+		bl_hold_veth "$port" || { ktap_fail "$name" "veth setup"; bl_down; return; }
+		rxpid=$BL_HOLD_PID
 		"$STATS" run --filter port "$port" -- sh -c 'ip netns exec "$1" "$5" send 10.71.0.2 "$3" 1000 &&
 			sleep 0.3 && ip -n "$2" link set "$4" down && sleep 0.2' sh \
 			"$(ns_name a)" "$(ns_name b)" "$port" "$BL_DB" "$UDP_ONCE" >"$out" 2>"$out.err"
@@ -348,15 +356,8 @@ t_gro_unseen_old() {
 	for try in 1 2 3 4 5; do
 		port=$(bl_port)
 		: >"$out"
-		bl_veth || { ktap_fail "$name" "veth setup"; bl_down; return; }
-		ns_exec a sysctl -qw net.ipv6.conf.all.disable_ipv6=1
-		ns_exec b sysctl -qw net.ipv6.conf.all.disable_ipv6=1
-		ns_exec a ethtool -K "$BL_DA" tx-udp-segmentation off tso off >/dev/null 2>&1
-		ns_exec b ethtool -K "$BL_DB" gro on >/dev/null 2>&1
-		ns_exec b sh -c "echo 5000000000 >/sys/class/net/$BL_DB/gro_flush_timeout"
-		ns_exec b timeout 30 "$UDP_ONCE" hold 10.71.0.2 "$port" 30 &
-		rxpid=$!
-		bl_wait_port b "$port"
+		bl_hold_veth "$port" || { ktap_fail "$name" "veth setup"; bl_down; return; }
+		rxpid=$BL_HOLD_PID
 		coproc OLD { UDPGSO_STATS_NO_FREE=1 UDPGSO_STATS_DIAG=1 exec "$STATS" serve \
 			--filter port "$port" 2>&1; }
 		# (bash unsets OLD and OLD_PID when the coprocess ends)
