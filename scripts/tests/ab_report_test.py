@@ -15,19 +15,12 @@ import argparse
 import os
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(
-    os.path.abspath(__file__))), "bench"))
+from ugtest import registry, run_tests  # (scripts/bench on sys.path)
 import ab_report as R  # noqa: E402
 import ab_stats as S  # noqa: E402
-from ugtest import run_tests  # noqa: E402
 
-TESTS = []
+TESTS, test = registry()
 GIB = 1 << 30
-
-
-def test(fn):
-    TESTS.append(fn)
-    return fn
 
 
 def same(a, b):

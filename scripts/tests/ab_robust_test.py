@@ -11,19 +11,12 @@ import random
 import statistics
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(
-    os.path.abspath(__file__))), "bench"))
+from ugtest import close, registry, run_tests, same  # (scripts/bench on sys.path)
 import ab_robust as R  # noqa: E402
 import ab_robust_eval as E  # noqa: E402
 import ab_stats as S  # noqa: E402
-from ugtest import close, run_tests, same  # noqa: E402
 
-TESTS = []
-
-
-def test(fn):
-    TESTS.append(fn)
-    return fn
+TESTS, test = registry()
 
 
 def enumerated_p(xs):

@@ -9,17 +9,10 @@ import os
 import random
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(
-    os.path.abspath(__file__))), "bench"))
+from ugtest import close, registry, run_tests, same  # (scripts/bench on sys.path)
 import ab_stats as S  # noqa: E402
-from ugtest import close, run_tests, same  # noqa: E402
 
-TESTS = []
-
-
-def test(fn):
-    TESTS.append(fn)
-    return fn
+TESTS, test = registry()
 
 
 @test

@@ -11,17 +11,10 @@ import random
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(
-    os.path.abspath(__file__))), "bench"))
+from ugtest import registry, run_tests  # (scripts/bench on sys.path)
 import bpf_toggle_summary as T  # noqa: E402
-from ugtest import run_tests  # noqa: E402
 
-TESTS = []
-
-
-def test(fn):
-    TESTS.append(fn)
-    return fn
+TESTS, test = registry()
 
 
 def raw_log(plan, off=1000.0, transition=5.0, jitter=0.0, seed=1, phase=0.37):

@@ -2,7 +2,26 @@
 """The runner of the harness's Python unit tests (ab_stats_test.py,
 ab_report_test.py): every test function in turn, one PASS or FAIL line
 each; a failing test names itself and the others still run; and the
-two assertions they share."""
+two assertions they share.  Importing it puts scripts/bench on sys.path
+(the modules under test); registry() gives a test file its list and the
+decorator that fills it."""
+
+import os
+import sys
+
+BENCH = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "bench")
+if BENCH not in sys.path:
+    sys.path.insert(0, BENCH)
+
+
+def registry():
+    """A new list of tests and the decorator that appends a function to it."""
+    tests = []
+
+    def test(fn):
+        tests.append(fn)
+        return fn
+    return tests, test
 
 
 def close(a, b, tol):
