@@ -234,6 +234,12 @@ def known(rs, true):
     return L + [""]
 
 
+def n_runs(r):
+    """The runs of a result: in-run runs (run_id), or slices (configuration
+    and rep; run_id = rep since issue 26, the same count)."""
+    return len({(x.get("config"), x.get("run_id", x.get("rep"))) for x in r["runs"]})
+
+
 def default(rs):
     L = ["## Default runs (`make run`)", ""]
     if not rs:
@@ -245,7 +251,7 @@ def default(rs):
         hw = [p["ci"]["half_pct"] for p in ps]
         L.append("- %s: wall %s s, %d runs, target ±3%% in %d of %d pairs, half-widths median "
                  "±%.1f%%; varied between runs: %s" % (
-                     r["_dir"], r.get("wall_s"), len({x.get("run_id", (x.get("config"), x.get("rep"))) for x in r["runs"]}), met,
+                     r["_dir"], r.get("wall_s"), n_runs(r), met,
                      len(ps), statistics.median(hw) if hw else float("nan"),
                      ", ".join("%s->%s" % (p["tx_mode"], p["rx_mode"]) for p in ps
                                if p["ci"]["varies"]) or "none"))

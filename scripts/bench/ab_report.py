@@ -21,6 +21,7 @@ import statistics
 import sys
 import time
 
+import ab_pairs
 import ab_plots
 import ab_queues
 import ab_stats
@@ -119,6 +120,7 @@ def aggregate(runs, settings, opts):
                           if a[i].get(f) and b[i].get(f)]
                 ent[f + "_ratio"] = spread(ratios)
             ent.update(ab_ci(a, b, opts))
+            ent.update(ab_pairs.pair_fields(a, b, ent["ci"][opts["metric"]], opts["metric"]))
             ab.append(ent)
     # a difference is real only if it survives the correction over all pairs
     for metric in ("rx_MBps", "cpu_cost_per_GiB"):
@@ -405,11 +407,11 @@ def run_doc(conf, settings, command, cost_label):
         "units": units(cost_label)}
 
 
-CSV_COLS = ["index", "config", "tx_mode", "rx_mode", "setting", "rep", "status", "duration_s",
-            "tx_bytes", "tx_datagrams", "tx_calls", "tx_MBps", "rx_bytes", "rx_datagrams",
-            "rx_reads", "rx_MBps", "rx_Mpps", "rx_datagrams_per_read", "lost", "loss_pct",
-            "cpu_busy_s", "cpu_softirq_s", "cpu_proc_s", "cost", "cost_per_GiB",
-            "cost_per_Mdgram", "contradictions", "error", "raw_log"]
+CSV_COLS = ["index", "config", "tx_mode", "rx_mode", "setting", "rep", "run_id", "window",
+            "method", "status", "duration_s", "tx_bytes", "tx_datagrams", "tx_calls", "tx_MBps",
+            "rx_bytes", "rx_datagrams", "rx_reads", "rx_MBps", "rx_Mpps", "rx_datagrams_per_read",
+            "lost", "loss_pct", "cpu_busy_s", "cpu_softirq_s", "cpu_proc_s", "cost",
+            "cost_per_GiB", "cost_per_Mdgram", "contradictions", "error", "raw_log"]
 
 
 def write_results(d, res, runs):
@@ -444,6 +446,7 @@ def main(argv=None):
         return ab_inrun.report(d, conf)
     settings = conf["settings"].split()
     runs = [one_run(p, conf) for p in sorted(glob.glob(os.path.join(d, "raw", "*.log")))]
+    ab_pairs.mark_runs(runs)
     warm = warmup_runs(d, conf)
     opts = ci_opts(conf)
     configs, ab = aggregate(runs, settings, opts)

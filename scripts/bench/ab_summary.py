@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """udpgso-lab: the parts of summary.md that read the A/B intervals: the
 headline a person can act on (first in the file) and the interval table."""
+import ab_pairs
 import ab_stats
 from ab_rawlog import pair_name
 
@@ -27,8 +28,9 @@ def pair_line(a, n_pairs):
     if iv.get("ratio") is None:
         return "- %s: no interval (%d usable pairs)" % (where, iv.get("n", 0))
     side, factor, real = ab_stats.verdict(iv, higher)
-    rng = "A/B %.3f, %g%% interval %.3f-%.3f, %s, %d pairs" % (
-        iv["ratio"], iv["level"], iv["lo"], iv["hi"], fmt_pct(iv["half_pct"]), iv["n"])
+    rng = "A/B %.3f, %g%% interval %.3f-%.3f, %s, %d pairs%s" % (
+        iv["ratio"], iv["level"], iv["lo"], iv["hi"], fmt_pct(iv["half_pct"]), iv["n"],
+        ab_pairs.short_range(a))
     if a.get("target_reached") is False:
         rng += ", target not reached (%s)" % a["stopped_by"]
     if iv["excludes_1"] and not real:
@@ -61,7 +63,8 @@ def headline(res):
     ci = res["interval"]
     L.append("Compared by %s%s, %g%% paired t-intervals of A/B per tx -> rx pair; \"real\" "
              "= the interval excludes 1.0 and the paired t-test passes Holm's correction over "
-             "the %d pairs (family-wise error %g%%):" % (
+             "the %d pairs (family-wise error %g%%); \"N pairs ranging X-Y\" = the lowest and "
+             "highest A/B of the slice pairs, each taken in its round's machine state:" % (
                  name, " at a fixed offered rate" if res.get("rate") else "", ci["level"],
                  len(ab), 100 - ci["level"]))
     L.append("")

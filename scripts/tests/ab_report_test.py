@@ -161,6 +161,71 @@ def outlier_kept_in_the_verdict_and_named():
 
 
 @test
+def slice_pairs_are_runs_with_windows_by_time():
+    # two tx/rx pairs, reps 1 and 2; rep 2 ran B first; the list is not in
+    # time order: window follows index, run_id is the rep
+    import ab_pairs
+    runs = [dict(run(s, rep, 100.0, 1.0, GIB), index=i) for i, s, rep in
+            ((4, "A", 2), (1, "A", 1), (3, "B", 2), (2, "B", 1))]
+    runs += [dict(run(s, 1, 100.0, 1.0, GIB), index=i, rx_mode="plain")
+             for i, s in ((6, "A"), (5, "B"))]
+    ab_pairs.mark_runs(runs)
+    same([(r["index"], r["run_id"], r["window"], r["method"]) for r in runs],
+         [(4, 2, 2, "slices"), (1, 1, 1, "slices"), (3, 2, 1, "slices"),
+          (2, 1, 2, "slices"), (6, 1, 2, "slices"), (5, 1, 1, "slices")])
+    d = write_dir(runs)
+    import csv
+    with open(os.path.join(d, "results.csv")) as f:
+        rows = list(csv.DictReader(f))
+    same([(r["index"], r["run_id"], r["window"], r["method"]) for r in rows],
+         [("4", "2", "2", "slices"), ("1", "1", "1", "slices"), ("3", "2", "1", "slices"),
+          ("2", "1", "2", "slices"), ("6", "1", "2", "slices"), ("5", "1", "1", "slices")])
+    for f in ("results.json", "results.csv"):
+        os.remove(os.path.join(d, f))
+    os.rmdir(d)
+
+
+def write_dir(runs):
+    import tempfile
+    d = tempfile.mkdtemp()
+    for r in runs:
+        r.setdefault("contradictions", [])
+    R.write_results(d, {"runs": runs}, runs)
+    return d
+
+
+@test
+def pair_ratios_and_their_spread():
+    # A/B 2.0, 1.5, 1.25 (disturbed: out of the interval), 2.5, 1.0/0.6:
+    # the entry names the method, the 4 pairs in the interval, each pair's
+    # A/B in rep order and their range; the verdict line shows the range
+    import ab_summary
+    mb = {1: (200.0, 100.0), 2: (150.0, 100.0), 3: (125.0, 100.0), 4: (250.0, 100.0),
+          5: (100.0, 60.0)}
+    runs = [run(s, rep, v[i], 1.0, GIB) for rep, v in mb.items() for i, s in enumerate("AB")]
+    runs[4]["disturbed"] = True
+    _, ab = R.aggregate(runs, ["A", "B"], OPTS)
+    e = ab[0]
+    same(e["ci"]["rx_MBps"]["reps_used"], [1, 2, 4, 5])
+    same((e["method"], e["n_runs"], e["pairs"]), ("slices", 4, 5))
+    same(e["run_ratios"], [2.0, 1.5, 2.5, 1.6667])
+    same(e["spread"], {"min": 1.5, "max": 2.5})
+    same(e["spread_words"], "ratios of its 4 pairs ranged 1.50x-2.50x")
+    res = {"ab": ab, "settings": {"A": "x", "B": "y"}, "label": "t", "rate": None,
+           "interval": {"level": 95.0, "target_pct": None, "budget_s": None},
+           "timing": {"wall_s": 1.0}}
+    line = ab_summary.pair_line(e, 1)
+    if ", 4 pairs ranging 1.50x-2.50x" not in line:
+        raise AssertionError(line)
+    # one pair: no spread, and a verdict line without it
+    _, ab = R.aggregate(runs[:2], ["A", "B"], OPTS)
+    same((ab[0]["n_runs"], ab[0]["run_ratios"], ab[0]["spread"], ab[0]["spread_words"]),
+         (1, [2.0], None, None))
+    if "ranging" in "\n".join(ab_summary.headline(dict(res, ab=ab))[4:]):
+        raise AssertionError("a range of one pair")
+
+
+@test
 def aggregate_keeps_families_apart():
     v6 = [dict(x, family=6) for x in (run("A", 1, 10.0, 1.0, GIB), run("B", 1, 20.0, 1.0, GIB))]
     runs = [run("A", 1, 100.0, 1.0, GIB), run("B", 1, 50.0, 1.0, GIB)] + v6

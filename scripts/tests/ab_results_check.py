@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 """The results of a short udpgso_ab.sh matrix (scripts_test.sh): every field
 of results.json, nonzero numbers, bytes = datagrams x size, the run's numbers
-in its raw log, results.csv, the environment and the plots.  Prints "# ..."
+in its raw log, each slice's run and window and each pair's ratios and their
+range (issue 26), results.csv, the environment and the plots.  Prints "# ..."
 for each problem (at most 20) and exits 1 when there is one."""
 import argparse
 import csv
@@ -96,6 +97,34 @@ def check_summaries(bad, r, ncfg, nab):
         bad.append("timing: %r" % t)
 
 
+def check_pairs(bad, r):
+    """issue 26: every slice names its run (its pair: run_id = rep), its
+    window (1, 2 by index) and the method; every A/B entry the method, the
+    pairs in its headline interval, their A/B and its range"""
+    wins = {}
+    for x in r.get("runs", []):
+        w = "run %s" % x.get("index")
+        need(bad, x, ("run_id", "window", "method"), w)
+        if x.get("method") != "slices" or x.get("run_id") != x.get("rep"):
+            bad.append("%s: method %r, run_id %r (rep %r)" % (
+                w, x.get("method"), x.get("run_id"), x.get("rep")))
+        k = (x.get("tx_mode"), x.get("rx_mode"), x.get("family"), x.get("run_id"))
+        wins.setdefault(k, []).append((x.get("index"), x.get("window")))
+    for k, iw in wins.items():
+        if [w for _, w in sorted(iw)] != list(range(1, len(iw) + 1)):
+            bad.append("%s/%s run %s: windows %r, not 1.. by index" % (k[0], k[1], k[3], iw))
+    for a in r.get("ab", []):
+        w = "A/B %s/%s" % (a.get("tx_mode"), a.get("rx_mode"))
+        need(bad, a, ("method", "n_runs", "run_ratios", "spread", "spread_words"), w)
+        iv = (a.get("ci") or {}).get(a.get("ci_metric")) or {}
+        rr = a.get("run_ratios") or []
+        if a.get("n_runs") != iv.get("n") or len(rr) != a.get("n_runs"):
+            bad.append("%s: n_runs %r, %d run_ratios, interval n %r" % (
+                w, a.get("n_runs"), len(rr), iv.get("n")))
+        if len(rr) >= 2 and a.get("spread") != {"min": min(rr), "max": max(rr)}:
+            bad.append("%s: spread %r of %r" % (w, a.get("spread"), rr))
+
+
 def check_files(bad, d, r, nruns):
     """results.csv, the other files of the directory, the plots"""
     with open(os.path.join(d, "results.csv")) as f:
@@ -156,6 +185,9 @@ def main():
     ap.add_argument("--sides", metavar="TXDEV,RXDEV",
                     help="per-skb counters on both hosts, filtered to these devices")
     ap.add_argument("--families", metavar="4,6", help="the configurations' families")
+    ap.add_argument("--before-26", action="store_true",
+                    help="written before issue 26 point 6 (2026-11-26): no run_id, window, "
+                    "method per run, no pair spread")
     a = ap.parse_args()
     try:
         with open(os.path.join(a.dir, "results.json")) as f:
@@ -172,6 +204,8 @@ def main():
     for x in runs:
         check_run(bad, a.dir, x)
     check_summaries(bad, r, a.configs, a.ab)
+    if not a.before_26:
+        check_pairs(bad, r)
     check_files(bad, a.dir, r, a.runs)
     check_sides(bad, r, a.sides, a.families)
     for b in bad[:20]:
