@@ -9,7 +9,10 @@ apart; the per-skb counters by side and the cross-check that takes the
 sender's for what was sent and the receiver's for what was read (each
 read on the other host is flagged); an outlier pair kept in the interval
 and the verdict, named in summary.md with the interval without it beside
-(not a verdict).  One PASS/FAIL line per test
+(not a verdict); the slices as runs (issue 26): run_id and window by time,
+each pair's run_ratios, n_runs and spread on known ratios, the verdict
+line's range, and ab_results_check.py naming each of them missing or
+wrong.  One PASS/FAIL line per test
 (ab_report_test.sh makes them TAP)."""
 import argparse
 import os
@@ -223,6 +226,35 @@ def pair_ratios_and_their_spread():
          (1, [2.0], None, None))
     if "ranging" in "\n".join(ab_summary.headline(dict(res, ab=ab))[4:]):
         raise AssertionError("a range of one pair")
+
+
+@test
+def results_check_names_a_missing_or_wrong_pair_field():
+    # ab_results_check.py (scripts_test.sh) on the records aggregate() and
+    # mark_runs() write: clean; each field taken away or wrong: named
+    import ab_pairs
+    import ab_results_check as C
+    runs = [dict(run(s, rep, v, 1.0, GIB), index=2 * rep + i, family=4)
+            for rep, (va, vb) in ((1, (200.0, 100.0)), (2, (150.0, 100.0)))
+            for i, (s, v) in enumerate((("A", va), ("B", vb)))]
+    ab_pairs.mark_runs(runs)
+    _, ab = R.aggregate(runs, ["A", "B"], OPTS)
+    bad = []
+    C.check_pairs(bad, {"runs": runs, "ab": ab})
+    same(bad, [])
+    for where, obj, key, val in (("run 2: no field window", runs[0], "window", None),
+                                 ("A/B gso-cmsg/gro: no field spread", ab[0], "spread", None),
+                                 ("A/B gso-cmsg/gro: n_runs 3", ab[0], "n_runs", 3),
+                                 ("A/B gso-cmsg/gro: spread", ab[0], "spread",
+                                  {"min": 1.5, "max": 2.5})):
+        old = obj.pop(key)
+        if val is not None:
+            obj[key] = val
+        bad = []
+        C.check_pairs(bad, {"runs": runs, "ab": ab})
+        obj[key] = old
+        if not any(b.startswith(where) for b in bad):
+            raise AssertionError("%s: %r" % (where, bad))
 
 
 @test
