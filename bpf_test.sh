@@ -369,11 +369,8 @@ t_gro_unseen_old() {
 		_ask counters
 		a1=$(sed -n '/^# skipped: /p; /^# diag held lost/p' "$out")
 		_ask reset
-		ns_exec a taskset -c 0 python3 -c 'import socket, subprocess, sys
-s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-subprocess.run(["ip", "-n", sys.argv[1], "link", "set", sys.argv[2], "down"], check=True)
-for i in range(300):
-    s.sendto(b"x", ("127.0.0.1", 9))' "$(ns_name b)" "$BL_DB"
+		ns_exec a taskset -c 0 "$UDP_ONCE" burst 127.0.0.1 9 300 \
+			ip -n "$(ns_name b)" link set "$BL_DB" down
 		_ask counters
 		exec {sin}>&-
 		wait "$spid" 2>/dev/null

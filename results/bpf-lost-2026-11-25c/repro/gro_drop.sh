@@ -11,12 +11,10 @@ ip netns exec $B ethtool -K vb gro on >/dev/null
 ip netns exec $B sh -c 'echo 5000000000 > /sys/class/net/vb/gro_flush_timeout'
 ip -n $A neigh replace 10.79.0.2 dev va lladdr $(ip netns exec $B cat /sys/class/net/vb/address) nud permanent
 port=$((RANDOM % 9000 + 50000))
-ip netns exec $B python3 -c "
-import socket,time
-s=socket.socket(socket.AF_INET,socket.SOCK_DGRAM); s.setsockopt(17,104,1); s.bind(('0.0.0.0',$port)); time.sleep(4)" &
+# scripts/udp_once.py: a UDP_GRO socket that never reads; one datagram
+ONCE=$(cd "$(dirname "$0")/../../.." && pwd)/scripts/udp_once.py
+ip netns exec $B python3 "$ONCE" hold 0.0.0.0 $port 4 &
 sleep 0.5
-/work/wt/lostskb/udpgso_stats run --filter port $port -- sh -c "ip netns exec $A python3 -c \"
-import socket
-s=socket.socket(socket.AF_INET,socket.SOCK_DGRAM); s.sendto(b'x'*1000,('10.79.0.2',$port))\"; sleep 0.3; ip netns exec $B ethtool -K vb gro off; sleep 0.3" | grep -v "^[a-z_]* 0$"
+/work/wt/lostskb/udpgso_stats run --filter port $port -- sh -c "ip netns exec $A python3 $ONCE send 10.79.0.2 $port 1000; sleep 0.3; ip netns exec $B ethtool -K vb gro off; sleep 0.3" | grep -v "^[a-z_]* 0$"
 wait
 ip netns del $A; ip netns del $B
