@@ -212,60 +212,68 @@ def mark_out_of_reach(ab, oor):
             a["stopped_by"] = "out of reach: ~%d pairs needed at sd %.1f%%" % oor[k]
 
 
-def oor_need(a, oor, short):
-    """pairs needed by A: measured this round (short) or when it was stopped"""
-    k = pair_key(a)
-    if k in short:
-        return short[k][1]
-    return oor[k][0] if k in oor else 10 ** 6
+def next_round(ab, oor, opts, budget, elapsed, slices):
+    """Which pairs the next round runs, and which the out-of-reach rule stops
+    now: (todo, stopped) with todo the ab entries to run and stopped
+    {pair key: (pairs needed, sd_log)}.  ab is aggregate()'s, oor the pairs
+    stopped in earlier rounds (read_out_of_reach), budget and elapsed seconds
+    of the run so far (None: no budget) and slices the slices run so far,
+    warm-up included (their mean time per pair prices the rest).
+    A pair whose interval, at the sd of its pairs so far (at least
+    REACH_MIN_PAIRS of them), needs more pairs than max-reps or than the rest
+    of the budget can give it after the pairs closer to their target is
+    stopped (ab_stats.in_reach), so that the budget goes where the target
+    can be reached.  When no pair is left in reach, the rest of the budget
+    still goes to the nearest of them (ab_stats.spend_left, issue 26 point
+    4), also when they were all stopped in earlier rounds."""
+    todo = [a for a in ab if a["stopped_by"] not in ("target", "max-reps")
+            and pair_key(a) not in oor]
+    stopped = {}
+    if not (elapsed and budget):
+        return todo, stopped
+    per_pair = 2.0 * elapsed / max(slices, 1)
+    pairs_left = max(float(budget) - elapsed, 0.0) / per_pair
+    short, young = {}, 0
+    for a in todo:
+        iv = a["ci"][opts["metric"]]
+        if iv["n"] >= ab_stats.REACH_MIN_PAIRS and iv.get("sd_log") is not None:
+            short[pair_key(a)] = (iv["n"], ab_stats.pairs_needed(
+                iv["sd_log"], opts["level"], opts["width"]), iv["sd_log"])
+        else:
+            young += 1	# too few pairs to judge: a round each comes first
+    if short:
+        _, out = ab_stats.in_reach({k: v[:2] for k, v in short.items()},
+                                   pairs_left - young, opts["max_reps"])
+        stopped = {k: (short[k][1], short[k][2]) for k in out}
+        todo = [a for a in todo if pair_key(a) not in stopped]
+    if not todo and pairs_left - young >= 1:
+        need = {k: v[0] for k, v in oor.items()}
+        need.update({k: v[0] for k, v in stopped.items()})
+        far = {pair_key(a): (a["ci"][opts["metric"]]["n"], need.get(pair_key(a), 10 ** 6))
+               for a in ab if a["stopped_by"] not in ("target", "max-reps")
+               and a["ci"][opts["metric"]].get("n")}
+        keys = set(ab_stats.spend_left(far, pairs_left - young, opts["max_reps"]))
+        todo = [a for a in ab if pair_key(a) in keys]
+    return todo, stopped
 
 
 def pending(d, conf, elapsed=None):
     """The interval rule mid-run: print the tx/rx pairs ("TX RX" lines) that
-    need another repetition (udpgso_ab.sh reads them after each round).
-    With ELAPSED (seconds of measuring so far) and a budget, the out-of-reach
-    rule (ab_stats.in_reach): a pair whose interval, at the sd of its pairs
-    so far (at least REACH_MIN_PAIRS of them), needs more pairs than max-reps
-    or than the rest of the budget can give it after the pairs closer to
-    their target is stopped, named in OUT_OF_REACH, so that the budget goes
-    where the target can be reached."""
+    need another repetition (udpgso_ab.sh reads them after each round) and
+    append the pairs next_round() stops to OUT_OF_REACH."""
     opts = ci_opts(conf)
     settings = conf["settings"].split()
     runs = [one_run(p, conf) for p in sorted(glob.glob(os.path.join(d, "raw", "*.log")))]
     if len(settings) < 2 or opts["width"] is None:
         return
     _, ab = aggregate(runs, settings, opts)
-    oor = read_out_of_reach(d)
-    todo = [a for a in ab if a["stopped_by"] not in ("target", "max-reps")
-            and pair_key(a) not in oor]
-    if elapsed and conf.get("budget") and todo:
-        slices = len(runs) + len(glob.glob(os.path.join(d, "raw", "warmup", "*.log")))
-        per_pair = 2.0 * elapsed / max(slices, 1)
-        pairs_left = max(float(conf["budget"]) - elapsed, 0.0) / per_pair
-        short, young = {}, 0
-        for a in todo:
-            iv = a["ci"][opts["metric"]]
-            if iv["n"] >= ab_stats.REACH_MIN_PAIRS and iv.get("sd_log") is not None:
-                short[pair_key(a)] = (iv["n"], ab_stats.pairs_needed(
-                    iv["sd_log"], opts["level"], opts["width"]), iv["sd_log"])
-            else:
-                young += 1	# too few pairs to judge: a round each comes first
-        _, out = ab_stats.in_reach({k: v[:2] for k, v in short.items()},
-                                   pairs_left - young, opts["max_reps"])
-        if out:
-            with open(os.path.join(d, OUT_OF_REACH), "a") as f:
-                for k in out:
-                    f.write("%s %s %d %.2f %d\n" % (k[0], k[1], short[k][1],
-                                                     100 * short[k][2], k[2]))
-            todo = [a for a in todo if pair_key(a) not in out]
-        if not todo and pairs_left - young >= 1:
-            # every pair short of its target is out of reach: the budget
-            # left still narrows the nearest ones (issue 26: spend it)
-            far = {pair_key(a): (a["ci"][opts["metric"]]["n"], oor_need(a, oor, short))
-                   for a in ab if a["stopped_by"] not in ("target", "max-reps")
-                   and a["ci"][opts["metric"]].get("n")}
-            keys = set(ab_stats.spend_left(far, pairs_left - young, opts["max_reps"]))
-            todo = [a for a in ab if pair_key(a) in keys]
+    slices = len(runs) + len(glob.glob(os.path.join(d, "raw", "warmup", "*.log")))
+    todo, stopped = next_round(ab, read_out_of_reach(d), opts, conf.get("budget"),
+                               elapsed, slices)
+    if stopped:
+        with open(os.path.join(d, OUT_OF_REACH), "a") as f:
+            for k, (need, sd) in sorted(stopped.items()):
+                f.write("%s %s %d %.2f %d\n" % (k[0], k[1], need, 100 * sd, k[2]))
     for a in todo:
         print(*pair_key(a))
 

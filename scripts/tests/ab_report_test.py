@@ -313,6 +313,45 @@ def cross_check_takes_each_side():
          ["tx used UDP GSO but the sender's bpf counted no tx_gso_udp_l4_skbs"])
 
 
+def pair_runs(tx, rx, ratios):
+    """slice runs of one tx/rx pair with these A/B ratios, rep 1..n"""
+    out = []
+    for rep, q in enumerate(ratios, 1):
+        for s, mb in (("A", 100.0 * q), ("B", 100.0)):
+            r = run(s, rep, mb, 1.0, GIB)
+            r.update(tx_mode=tx, rx_mode=rx)
+            out.append(r)
+    return out
+
+
+@test
+def the_budget_left_goes_to_the_nearest_even_when_all_were_stopped_before():
+    # issue 26 point 4: a default run of 2026-11-26 stopped with 37 s of its
+    # 270 s left because every pair had been named out of reach in earlier
+    # rounds; the rest of the budget must still buy pairs, nearest first
+    opts = dict(OPTS, width=3.0, max_reps=30)
+    wide = [1.10, 0.92, 1.05, 0.95, 1.08, 0.90]      # sd ~8%: ~30 pairs needed
+    wider = [1.30, 0.80, 1.20, 0.85, 1.25, 0.75]     # ~200 needed
+    runs = pair_runs("sendto", "plain", wide) + pair_runs("tcp", "tcp", wider)
+    _, ab = R.aggregate(runs, ["A", "B"], opts)
+    oor = {("sendto", "plain", 4): (30, 8.0), ("tcp", "tcp", 4): (200, 21.0)}
+    todo, stopped = R.next_round(ab, oor, opts, 270, 234, 210)    # ~16 pairs left
+    same(sorted(R.pair_key(a) for a in todo), sorted(oor))
+    same(stopped, {})
+    todo, _ = R.next_round(ab, oor, opts, 270, 268, 210)          # under one pair left
+    same(todo, [])
+    todo, _ = R.next_round(ab, oor, opts, 270, 265, 210)          # room for one: the nearest
+    same([R.pair_key(a) for a in todo], [("sendto", "plain", 4)])
+    # neither stopped yet, 16 pairs left: both are out of reach at once (30 > 6 + 16),
+    # named, and the same round still spends on both
+    todo, stopped = R.next_round(ab, {}, opts, 270, 234, 210)
+    same(sorted(stopped), sorted(oor))
+    same(len(todo), 2)
+    # no budget: every pair short of its target runs, none is stopped
+    todo, stopped = R.next_round(ab, {}, opts, None, 234, 210)
+    same((len(todo), stopped), (2, {}))
+
+
 @test
 def out_of_reach_lines_with_and_without_family():
     import tempfile
