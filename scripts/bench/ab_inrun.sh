@@ -171,13 +171,13 @@ ir_sources() {
 # ir_switch LOG SETTING: ethtool -K, and with --rate the setting's pacing
 # (A at --rate-a % of it): both take effect at once
 ir_switch() {
-	local want
+	local want pct
 	apply_setting "$2" || { ug_err "ethtool -K for setting $2 failed"; return 1; }
 	cur_set=$2
 	if [ -n "$rate_Bps" ]; then
-		want=$rate_Bps
-		[ "$2" = A ] && want=$((want * rate_a / 100))
-		pace_set "$want" "$([ "$ir_txm" = tcp ] && echo tcp || echo udp)" ||
+		want=$rate_Bps pct=100
+		[ "$2" = A ] && want=$((want * rate_a / 100)) pct=$rate_a
+		pace_set "$want" "$([ "$ir_txm" = tcp ] && echo tcp || echo udp)" "$pct" ||
 			{ ug_err "tc qdisc replace dev $dev_tx root tbf failed"; return 1; }
 		echo "pace $EPOCHREALTIME $2 $pace_line" >>"$1"
 	fi

@@ -50,15 +50,19 @@ wire_bps() {
 	awk -v r="$1" -v h="$hdr" -v p="$pl" 'BEGIN { printf "%.0f", r * 8 * (p + h) / p }'
 }
 
-# pace_set PAYLOAD_Bps PROTO: a tbf qdisc on the sending device at that rate
-# of payload; its bucket holds two 64 KiB GSO/TSO packets (so tbf never
-# segments one) and its queue 16 MiB (so the socket's send buffer fills
-# first: the sender blocks, nothing is dropped at the qdisc)
+# pace_set PAYLOAD_Bps PROTO [PCT]: a tbf qdisc on the sending device at that
+# rate of payload; its bucket holds two 64 KiB GSO/TSO packets (so tbf never
+# segments one; at PCT% of that with PCT, at least 55: still more than one
+# such packet) and its queue 16 MiB (so the socket's send buffer fills
+# first: the sender blocks, nothing is dropped at the qdisc).  --rate-a
+# scales the bucket with the rate: a slice starts with a full bucket, which
+# adds the bucket's bytes to its rx bytes, and a bucket kept whole would
+# move A/B of rx MB/s from PCT% toward 1 (0.971 for 97% in 1 s slices)
 pace_set() {
-	local bps
+	local bps burst=$((131072 * ${3:-100} / 100))
 	bps=$(wire_bps "$1" "$2")
-	pace_line="rate_Bps=$1 tbf_bit_s=$bps"
-	L tc qdisc replace dev "$dev_tx" root tbf rate "${bps}bit" burst 131072 limit 16777216 \
+	pace_line="rate_Bps=$1 tbf_bit_s=$bps burst=$burst"
+	L tc qdisc replace dev "$dev_tx" root tbf rate "${bps}bit" burst "$burst" limit 16777216 \
 		</dev/null >/dev/null 2>&1
 }
 

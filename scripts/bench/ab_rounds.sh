@@ -64,14 +64,16 @@ pace_for() {
 			fi
 		fi
 		want=${pair_rate[$key]}
-		[ "${RUN_SET[n]}" = A ] && want=$((want * rate_a / 100))
+		[ "${RUN_SET[n]}" = A ] && want=$((want * rate_a / 100))/$rate_a
 	fi
 	[ "$want" = "$cur_pace" ] && return 0
-	if [ "$want" = none ] || [ "$want" -le 0 ]; then
+	if [ "$want" = none ] || [ "${want%/*}" -le 0 ]; then
 		L tc qdisc del dev "$dev_tx" root </dev/null >/dev/null 2>&1
 		pace_line=
 	else
-		pace_set "$want" "$([ "${RUN_TX[n]}" = tcp ] && echo tcp || echo udp)" ||
+		# A's "RATE/PCT": its bucket scaled as its rate (pace_set)
+		pace_set "${want%/*}" "$([ "${RUN_TX[n]}" = tcp ] && echo tcp || echo udp)" \
+			"$([ "$want" = "${want%/*}" ] || echo "${want#*/}")" ||
 			{ ug_err "tc qdisc replace dev $dev_tx root tbf failed"; return 1; }
 	fi
 	cur_pace=$want

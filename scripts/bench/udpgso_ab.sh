@@ -57,7 +57,7 @@ usage: $ug_prog [options]
                      B suffix bytes/s, up to the device's speed; or to PCT% (1..100)
                      of each tx/rx pair's capacity measured in its warm-up slices;
                      the headline metric becomes the CPU cost per GiB
-  --rate-a PCT       A paced at PCT% (50..100) of B's rate: a known-effect check
+  --rate-a PCT       A paced at PCT% (55..100) of B's rate: a known-effect check
   --metric M         the headline and stop-rule metric: mbps (rx MB/s) or cost
                      (CPU s per GiB); default mbps, with --rate cost
   --method M         auto, inrun or slices (default auto: slices, at least 6
@@ -172,7 +172,7 @@ while [ $# -gt 0 ]; do
 	--max-reps) need_arg "$1" $#; int_in "$1" "$2" 2 200; max_reps=$2; shift ;;
 	--budget) need_arg "$1" $#; int_in "$1" "$2" 10 86400; budget=$2; shift ;;
 	--rate) need_arg "$1" $#; rate=$2; shift; rate_check "$rate" ;;
-	--rate-a) need_arg "$1" $#; int_in "$1" "$2" 50 100; rate_a=$2; shift ;;
+	--rate-a) need_arg "$1" $#; int_in "$1" "$2" 55 100; rate_a=$2; shift ;;
 	--metric) need_arg "$1" $#; metric=$2; shift
 		case "$metric" in mbps | cost) ;; *) ug_die "--metric '$metric': allowed mbps, cost" ;; esac ;;
 	--method) need_arg "$1" $#; method=$2; shift

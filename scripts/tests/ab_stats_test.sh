@@ -106,6 +106,8 @@ bad "a share above 100%" "--rate 150%" --rate 150%
 bad "a rate with no unit it knows" "--rate '5T'" --rate 5T
 bad "--rate PCT% without warm-up" "--rate 90%" --rate 90% --no-warmup
 bad "--rate-a without --rate" "--rate-a 97" --rate-a 97
+bad "--rate-a under what keeps a GSO packet in A's bucket" "--rate-a 50: out of range, allowed 55..100" \
+	--rate 5MB --rate-a 50
 bad "an unknown metric" "--metric 'pps'" --metric pps
 # the BPF overhead benchmark that toggles the programs around one long run
 BAD_CMD=$UG_TOP/scripts/bench/bpf_toggle.sh
