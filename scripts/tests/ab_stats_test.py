@@ -230,6 +230,43 @@ def campaign_false_call_from_its_raw_logs():
     same([a["ci"]["rx_MBps"]["holm"] for a in r["ab"]], [False, False])
 
 
+@test
+def pacer_truth_of_the_known_effect():
+    # a slice passes R*T + bucket payload in its receiver's window T: with A's
+    # bucket scaled to 97% and equal windows the truth is 0.970 exactly; with
+    # B's bucket kept for A (before 2026-11-26) it is 0.9707 over 1.02 s
+    # windows, what the quiet campaign's first runs measured (0.9707-0.9709)
+    import tempfile
+    import ab_campaign_summary as C
+    d = tempfile.mkdtemp()
+    os.mkdir(os.path.join(d, "raw"))
+
+    def run_of(bursts, windows):
+        runs = []
+        for i, (st, rate) in enumerate((("A", 4850000), ("B", 5000000)) * len(windows)):
+            rep, t = i // 2 + 1, windows[i // 2][st == "B"]
+            log = "raw/%03d.log" % (i + 1)
+            with open(os.path.join(d, log), "w") as f:
+                f.write("run x\npace rate_Bps=%d tbf_bit_s=1 burst=%d\n" % (
+                    rate, bursts[st]) if bursts[st] else "pace rate_Bps=%d tbf_bit_s=1\n" % rate)
+            nbytes = rate * t + (bursts[st] or 131072) * 1472 / 1514
+            runs.append({"tx_mode": "sendto", "rx_mode": "plain", "family": 4, "setting": st,
+                         "rep": rep, "raw_log": log, "rx_bytes": nbytes, "proto": "udp",
+                         "rx_MBps": nbytes / t / 2 ** 20})
+        return {"_path": d, "size": 1472, "runs": runs}
+    p = {"tx_mode": "sendto", "rx_mode": "plain", "family": 4,
+         "ci": {"reps_used": [1, 2, 3]}}
+    same3 = [(1.02, 1.02)] * 3
+    close(C.pacer_truth(run_of({"A": 127139, "B": 131072}, same3), p), 0.97, 2e-5)
+    close(C.pacer_truth(run_of({"A": None, "B": None}, same3), p), 0.97073, 2e-5)
+    # windows unequal (A's 6 ms shorter, as gso-cmsg's on 2026-11-26): 0.97014
+    t = C.pacer_truth(run_of({"A": 127139, "B": 131072}, [(1.0563, 1.0627)] * 3), p)
+    close(t, 0.97014, 2e-5)
+    # a pair of the interval without its slices: no truth
+    same(C.pacer_truth(run_of({"A": 127139, "B": 131072}, same3),
+                       dict(p, ci={"reps_used": [1, 2, 3, 4]})), None)
+
+
 def aa_false_call_rate(dist, n, draws, per_run=1, rule="current"):
     import ab_aa_sim
     return ab_aa_sim.false_calls(rule, dist, n, draws, 7, per_run)
