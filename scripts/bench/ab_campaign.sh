@@ -75,9 +75,25 @@ common=()
 [ -z "$budget" ] || common+=(--budget "$budget")
 ab_list_check --kinds "$kinds" default aa known
 kl=("${ab_list[@]}")
-ab_out_dir ab-campaign
 AB=$UG_TOP/scripts/bench/udpgso_ab.sh
 AA=(--ab tx:tx-udp-segmentation=on tx:tx-udp-segmentation=on)
+# kind_args KIND: udpgso_ab.sh's options for a run of that kind, in args
+kind_args() {
+	case "$1" in
+	default) args=() ;;
+	aa) args=("${AA[@]}" --label aa) ;;
+	known) args=("${AA[@]}" --rate "$rate" --rate-a 97 --metric mbps --label known97) ;;
+	esac
+	[ "$1" = default ] || args+=("${common[@]}")
+}
+# every kind validated once (--dry-run: what udpgso_ab.sh needs, tools
+# built, options) before the first run, instead of N rounds of one error
+for k in "${kl[@]}"; do
+	kind_args "$k"
+	err=$("$AB" "${args[@]}" --dry-run 2>&1 >/dev/null) ||
+		{ err=${err##*$'\n'}; ug_die "$k runs cannot start: ${err#udpgso_ab.sh: }"; }
+done
+ab_out_dir ab-campaign
 log=$out/campaign.log
 ab_log_head "$log" "$argv0" "rounds $rounds, kinds $kinds, rate $rate"
 for ((i = 1; i <= rounds; i++)); do
@@ -86,12 +102,7 @@ for ((i = 1; i <= rounds; i++)); do
 			echo "# $(date -u '+%F %T') UTC: past --until $until, stopping" >>"$log"
 			break 2
 		fi
-		case "$k" in
-		default) args=() ;;
-		aa) args=("${AA[@]}" --label aa) ;;
-		known) args=("${AA[@]}" --rate "$rate" --rate-a 97 --metric mbps --label known97) ;;
-		esac
-		[ "$k" = default ] || args+=("${common[@]}")
+		kind_args "$k"
 		mkdir -p "$out/$k"
 		ab_logged_run "$log" "round $i $k" "$AB" "${args[@]}" --no-plots --out "$out/$k"
 		[ "$gap" = 0 ] || sleep "$gap"

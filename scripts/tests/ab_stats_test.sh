@@ -116,6 +116,11 @@ bad "bpf_toggle.sh --window 1" "--window '1'" --window 1
 bad "bpf_toggle.sh an unknown mode" "--modes: 'fast'" --modes on,fast
 bad "bpf_toggle.sh mode old without --old" "'old' needs --old PATH" --modes old
 bad "bpf_toggle.sh an unknown workload" "--workloads: 'tcp'" --workloads tcp
+# the campaigns: each kind's udpgso_ab.sh options checked before the first run
+BAD_CMD=$UG_TOP/scripts/bench/ab_campaign.sh
+bad "ab_campaign.sh a run that cannot start" "aa runs cannot start: --tx: unknown mode 'bogus'" \
+	--kinds aa --rounds 1 --tx bogus
+bad "ab_campaign.sh --rounds 0" "--rounds" --rounds 0
 unset BAD_CMD
 
 # ---- two short real runs ----------------------------------------------------------
