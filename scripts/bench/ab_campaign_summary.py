@@ -13,8 +13,10 @@ repetitions each run took stay those its rules of the day chose).
 
 A/A: at most 5% of pairs called "real", at most 1 run in 20 with any false
 call; known effect (A at 97% of B): found (real, A slower) in at least 80%
-of runs' pairs, the interval covering 0.97 in at least 95%.  Says how many
-runs, over how long, and whether each target was met: never more."""
+of runs' pairs, the interval covering the true ratio in at least 95%: the
+pacer's own A/B (pacer_truth, per run) where the slices' pace lines give it,
+and the nominal 0.97 beside it.  Says how many runs, over how long, and
+whether each target was met: never more."""
 import argparse
 import glob
 import json
