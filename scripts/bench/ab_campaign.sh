@@ -26,7 +26,7 @@
 #                  (udpgso_ab.sh --tx/--rx; default its whole matrix); a
 #                  default run is always `make run`'s
 #   --budget SECS  the aa and known runs' udpgso_ab.sh --budget (default its
-#                  own: 270 s for 13 pairs); with --tx/--rx, 20 s per pair keeps
+#                  own: 260 s for 13 pairs); with --tx/--rx, 20 s per pair keeps
 #                  every pair's share of a default run
 # A kind may be named more than once in --kinds: the list is one round's order
 # (e.g. default,default,aa,known,aa,known with --rounds 1).
