@@ -20,6 +20,7 @@ whether each target was met: never more."""
 import argparse
 import glob
 import json
+import math
 import os
 import statistics
 import sys
@@ -48,7 +49,6 @@ def runs_of(d, again=False):
         except (OSError, ValueError):
             continue
         r["_dir"] = os.path.basename(os.path.dirname(p))
-        r["_path"] = os.path.dirname(p)
         if r.get("wall_s") is None:     # slices: from run.conf
             try:
                 with open(os.path.join(os.path.dirname(p), "run.conf")) as f:
@@ -200,21 +200,6 @@ def secondary(rs, title, true=None):
     return [line]
 
 
-def slice_pace(d, raw_log):
-    """(payload bytes/s, tbf bucket bytes) of a paced slice, from the pace
-    line of its raw log (ab_opts.sh pace_set; a line without burst= is from
-    before 2026-11-26, when every bucket was 131072), or None"""
-    try:
-        with open(os.path.join(d, raw_log)) as f:
-            for line in f:
-                if line.startswith("pace "):
-                    kv = dict(w.split("=", 1) for w in line.split()[1:] if "=" in w)
-                    return float(kv["rate_Bps"]), float(kv.get("burst", 131072))
-    except (OSError, KeyError, ValueError):
-        pass
-    return None
-
-
 def pacer_truth(r, p):
     """The true A/B of rx MB/s of pair p in the known-effect slices run r,
     from the pacer: a slice starts with a full tbf bucket (b bytes on the
@@ -227,9 +212,10 @@ def pacer_truth(r, p):
     the run's is their geometric mean over the pairs in its interval.  0.970
     exactly only when A's bucket is scaled with its rate and T_A = T_B; the
     bytes left of this model were within 1e-4 of a slice's on a quiet
-    machine (results/ab-campaign-2026-11-26q/README.md).  None when it
-    cannot be said (in-run runs, no pace lines)."""
-    import math
+    machine (results/ab-campaign-2026-11-26q/README.md).  R and b are each
+    slice record's pace (ab_slice.py, from its raw log's pace line; one
+    without burst is from before 2026-11-26, when every bucket was 131072).
+    None when it cannot be said (in-run runs, no pace)."""
     size = r.get("size") or 1472
     used = set((p["ci"] or {}).get("reps_used") or [])
     per = {}
@@ -237,11 +223,11 @@ def pacer_truth(r, p):
         if (x.get("tx_mode"), x.get("rx_mode"), x.get("family", 4)) != (
                 p["tx_mode"], p["rx_mode"], p.get("family", 4)) or x.get("rep") not in used:
             continue
-        pace = slice_pace(r["_path"], x.get("raw_log") or "")
-        if not pace or not x.get("rx_MBps") or not x.get("rx_bytes"):
+        pace = x.get("pace") or {}
+        if not pace.get("rate_Bps") or not x.get("rx_MBps") or not x.get("rx_bytes"):
             return None
         pl, hdr = (1448, 66) if x.get("proto") == "tcp" else (size, 42)
-        rate, burst = pace
+        rate, burst = pace["rate_Bps"], pace.get("burst", 131072)
         t = x["rx_bytes"] / (x["rx_MBps"] * 2 ** 20)
         per.setdefault(x["rep"], {})[x["setting"]] = rate + burst * pl / (pl + hdr) / t
     logs = [math.log(v["A"] / v["B"]) for v in per.values() if "A" in v and "B" in v]

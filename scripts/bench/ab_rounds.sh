@@ -18,7 +18,7 @@
 declare -a RUN_TX RUN_RX RUN_SET RUN_REP RUN_CFG RUN_DIR RUN_PI RUN_FAM
 declare -A pair_rate
 n_runs=0 n_meas=0 meas_i=0 run_i=0
-failed=0 cur_set="" cur_pace=none stop_why=
+failed=0 cur_set="" cur_pace=none/100 stop_why=
 
 fmt_t() { printf -v "$1" '%d:%02d' $(($2 / 60)) $(($2 % 60)); }
 
@@ -49,7 +49,7 @@ plan_round() {	# REP PAIR_INDEX...
 
 # pace_for N: the pacing of slice N (a tbf rate, or none), set when it changes
 pace_for() {
-	local n=$1 key want
+	local n=$1 key want pct=100
 	if [ -z "$rate" ]; then return 0; fi
 	key=${RUN_TX[n]}/${RUN_RX[n]}
 	[ "${RUN_FAM[n]}" = 4 ] || key+=/v${RUN_FAM[n]}
@@ -64,19 +64,18 @@ pace_for() {
 			fi
 		fi
 		want=${pair_rate[$key]}
-		[ "${RUN_SET[n]}" = A ] && want=$((want * rate_a / 100))/$rate_a
+		[ "${RUN_SET[n]}" = A ] && want=$((want * rate_a / 100)) pct=$rate_a
 	fi
-	[ "$want" = "$cur_pace" ] && return 0
-	if [ "$want" = none ] || [ "${want%/*}" -le 0 ]; then
+	# A's bucket is scaled as its rate (pace_set's PCT): both make the pacing
+	[ "$want/$pct" = "$cur_pace" ] && return 0
+	if [ "$want" = none ] || [ "$want" -le 0 ]; then
 		L tc qdisc del dev "$dev_tx" root </dev/null >/dev/null 2>&1
 		pace_line=
 	else
-		# A's "RATE/PCT": its bucket scaled as its rate (pace_set)
-		pace_set "${want%/*}" "$([ "${RUN_TX[n]}" = tcp ] && echo tcp || echo udp)" \
-			"$([ "$want" = "${want%/*}" ] || echo "${want#*/}")" ||
+		pace_set "$want" "$([ "${RUN_TX[n]}" = tcp ] && echo tcp || echo udp)" "$pct" ||
 			{ ug_err "tc qdisc replace dev $dev_tx root tbf failed"; return 1; }
 	fi
-	cur_pace=$want
+	cur_pace=$want/$pct
 }
 
 # run_planned: every planned slice not run yet

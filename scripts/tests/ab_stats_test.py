@@ -236,24 +236,20 @@ def pacer_truth_of_the_known_effect():
     # bucket scaled to 97% and equal windows the truth is 0.970 exactly; with
     # B's bucket kept for A (before 2026-11-26) it is 0.9707 over 1.02 s
     # windows, what the quiet campaign's first runs measured (0.9707-0.9709)
-    import tempfile
     import ab_campaign_summary as C
-    d = tempfile.mkdtemp()
-    os.mkdir(os.path.join(d, "raw"))
 
     def run_of(bursts, windows):
         runs = []
         for i, (st, rate) in enumerate((("A", 4850000), ("B", 5000000)) * len(windows)):
             rep, t = i // 2 + 1, windows[i // 2][st == "B"]
-            log = "raw/%03d.log" % (i + 1)
-            with open(os.path.join(d, log), "w") as f:
-                f.write("run x\npace rate_Bps=%d tbf_bit_s=1 burst=%d\n" % (
-                    rate, bursts[st]) if bursts[st] else "pace rate_Bps=%d tbf_bit_s=1\n" % rate)
+            pace = {"rate_Bps": rate, "tbf_bit_s": 1}     # as ab_slice.py reads a pace line
+            if bursts[st]:
+                pace["burst"] = bursts[st]
             nbytes = rate * t + (bursts[st] or 131072) * 1472 / 1514
             runs.append({"tx_mode": "sendto", "rx_mode": "plain", "family": 4, "setting": st,
-                         "rep": rep, "raw_log": log, "rx_bytes": nbytes, "proto": "udp",
+                         "rep": rep, "pace": pace, "rx_bytes": nbytes, "proto": "udp",
                          "rx_MBps": nbytes / t / 2 ** 20})
-        return {"_path": d, "size": 1472, "runs": runs}
+        return {"size": 1472, "runs": runs}
     p = {"tx_mode": "sendto", "rx_mode": "plain", "family": 4,
          "ci": {"reps_used": [1, 2, 3]}}
     same3 = [(1.02, 1.02)] * 3
