@@ -32,6 +32,10 @@
 # (e.g. default,default,aa,known,aa,known with --rounds 1).
 #   --gap SECS     seconds of sleep after every run (0..3600, default 0): a low
 #                  duty cycle spreads the runs over the hour on a shared machine
+#   --host-noise SECS  before every run, scripts/bench/host_noise.py for SECS
+#                  per working set (64K, 16M) on CPU 0 (2..600; default 0: off):
+#                  the host's own noise at the run's start, in the run's
+#                  directory (host_noise.log, .json) and its summary line
 set -u
 . "$(dirname "$0")/../lib.sh"
 . "$UG_TOP/scripts/bench/ab_opts.sh"
@@ -39,10 +43,11 @@ argv0="$*"
 
 usage() {
 	echo "usage: $ug_prog [--rounds N] [--kinds default,aa,known] [--rate RATE]" \
-		"[--until HH:MM] [--out DIR] [--tx LIST] [--rx LIST] [--budget SECS] [--gap SECS]" >&2
+		"[--until HH:MM] [--out DIR] [--tx LIST] [--rx LIST] [--budget SECS] [--gap SECS]" \
+		"[--host-noise SECS]" >&2
 	exit 1
 }
-rounds=3 kinds=default,aa,known rate=5MB until= out= txl= rxl= budget= gap=0
+rounds=3 kinds=default,aa,known rate=5MB until= out= txl= rxl= budget= gap=0 hn=0
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--rounds) rounds=${2:-}; shift 2 || usage ;;
@@ -54,9 +59,11 @@ while [ $# -gt 0 ]; do
 	--rx) rxl=${2:-}; shift 2 || usage ;;
 	--budget) budget=${2:-}; shift 2 || usage ;;
 	--gap) gap=${2:-}; shift 2 || usage ;;
+	--host-noise) hn=${2:-}; shift 2 || usage ;;
 	-h | --help) ug_help; exit 0 ;;
 	*) ug_die "unknown option '$1', allowed --rounds N, --kinds LIST, --rate RATE," \
-		"--until HH:MM, --out DIR, --tx LIST, --rx LIST, --budget SECS, --gap SECS (-h: usage)" ;;
+		"--until HH:MM, --out DIR, --tx LIST, --rx LIST, --budget SECS, --gap SECS," \
+		"--host-noise SECS (-h: usage)" ;;
 	esac
 done
 ab_count_check --rounds "$rounds" 100
@@ -69,6 +76,9 @@ case "$budget" in *[!0-9]* | 0*) ug_die "--budget '$budget': allowed 10..86400 (
 	ug_die "--budget $budget: allowed 10..86400 (udpgso_ab.sh --budget)"
 case "$gap" in '' | *[!0-9]*) ug_die "--gap '$gap': allowed 0..3600 (seconds)" ;; esac
 [ "$gap" -le 3600 ] || ug_die "--gap $gap: allowed 0..3600 (seconds)"
+case "$hn" in '' | *[!0-9]* | 0?*) ug_die "--host-noise '$hn': allowed 0 (off) or 2..600 (seconds)" ;; esac
+[ "$hn" = 0 ] || { [ "$hn" -ge 2 ] && [ "$hn" -le 600 ]; } ||
+	ug_die "--host-noise $hn: allowed 0 (off) or 2..600 (seconds)"
 common=()
 [ -z "$txl" ] || common+=(--tx "$txl")
 [ -z "$rxl" ] || common+=(--rx "$rxl")
@@ -104,7 +114,17 @@ for ((i = 1; i <= rounds; i++)); do
 		fi
 		kind_args "$k"
 		mkdir -p "$out/$k"
+		hn_dir=$out/$k/.host_noise
+		[ "$hn" = 0 ] || ab_logged_run "$log" "round $i $k host noise" \
+			python3 "$UG_TOP/scripts/bench/host_noise.py" --cpu 0 --secs "$hn" --out "$hn_dir"
+		before=$(ls "$out/$k")
 		ab_logged_run "$log" "round $i $k" "$AB" "${args[@]}" --no-plots --out "$out/$k"
+		# the probe goes into the results directory the run created
+		new=$(comm -13 <(echo "$before") <(ls "$out/$k"))
+		if [ -d "$hn_dir" ] && [ -n "$new" ] && [ -d "$out/$k/$new" ]; then
+			mv "$hn_dir"/host_noise.* "$out/$k/$new/"
+		fi
+		rm -rf "$hn_dir"
 		[ "$gap" = 0 ] || sleep "$gap"
 	done
 done

@@ -49,6 +49,11 @@ def runs_of(d, again=False):
         except (OSError, ValueError):
             continue
         r["_dir"] = os.path.basename(os.path.dirname(p))
+        try:        # ab_campaign.sh --host-noise: the probe before the run
+            with open(os.path.join(os.path.dirname(p), "host_noise.json")) as f:
+                r["_host_noise"] = {x["size"]: x for x in json.load(f)["sizes"]}
+        except (OSError, ValueError, KeyError, TypeError):
+            pass
         if r.get("wall_s") is None:     # slices: from run.conf
             try:
                 with open(os.path.join(os.path.dirname(p), "run.conf")) as f:
@@ -311,6 +316,99 @@ def default(rs):
                      len(ps), statistics.median(hw) if hw else float("nan"),
                      ", ".join("%s->%s" % (p["tx_mode"], p["rx_mode"]) for p in ps
                                if p["ci"]["varies"]) or "none"))
+    return L + [""] + host_noise(rs)
+
+
+def ranks(xs):
+    """Ranks 1..n of xs, ties given their average rank."""
+    order = sorted(range(len(xs)), key=lambda i: xs[i])
+    rk = [0.0] * len(xs)
+    i = 0
+    while i < len(order):
+        j = i
+        while j + 1 < len(order) and xs[order[j + 1]] == xs[order[i]]:
+            j += 1
+        for k in range(i, j + 1):
+            rk[order[k]] = (i + j) / 2.0 + 1
+        i = j + 1
+    return rk
+
+
+def spearman(xs, ys, shuffles=20000, seed=1):
+    """Spearman's rank correlation of paired xs, ys and its two-sided
+    permutation p-value (ys shuffled against xs; exact enumeration is not
+    needed at these sizes); (None, None) below 3 pairs or without spread."""
+    import random
+    if len(xs) < 3:
+        return None, None
+    rx, ry = ranks(xs), ranks(ys)
+
+    def rho(a, b):
+        ma, mb = statistics.mean(a), statistics.mean(b)
+        num = sum((x - ma) * (y - mb) for x, y in zip(a, b))
+        den = math.sqrt(sum((x - ma) ** 2 for x in a) * sum((y - mb) ** 2 for y in b))
+        return num / den if den else None
+    r0 = rho(rx, ry)
+    if r0 is None:
+        return None, None
+    rnd, ry2, hit = random.Random(seed), list(ry), 0
+    for _ in range(shuffles):
+        rnd.shuffle(ry2)
+        if abs(rho(rx, ry2)) >= abs(r0) - 1e-12:
+            hit += 1
+    return r0, (hit + 1) / (shuffles + 1)
+
+
+NON_GSO = ("sendto", "sendmmsg")
+
+
+def pair_sd(p):
+    """The sd of ln(A/B) over a slices pair's slice pairs (run_ratios), %."""
+    rr = [x for x in p.get("run_ratios") or [] if x and x > 0]
+    if len(rr) < 2:
+        return None
+    return 100 * statistics.stdev([math.log(x) for x in rr])
+
+
+def host_noise(rs):
+    """The default runs with a host-noise probe before them: per run the
+    probe's adjacent 1 s pair sd (64K and 16M copies) beside the non-GSO UDP
+    pairs' sd of ln(A/B) and how many of them reached +-3%; then the rank
+    correlation between the host's and the path's noise."""
+    rs = [r for r in rs if r.get("_host_noise")]
+    if not rs:
+        return []
+    L = ["### The host's own noise before each run (`--host-noise`)", "",
+         "Host: the pinned copy loop's sd of ln(next/this) over adjacent 1 s blocks "
+         "(host_noise.py), in the seconds before the run. Path: the median over the %d "
+         "non-GSO UDP pairs (%s -> plain, gro) of the sd of their slice pairs' ln(A/B)." % (
+             2 * len(NON_GSO), ", ".join(NON_GSO)), "",
+         "| run | load | host 64K | host 16M | path sd | non-GSO UDP within ±3% | "
+         "all within ±3% |", "|---|---|---|---|---|---|---|"]
+    xs = {"64K": [], "16M": []}
+    ys = []
+    for r in rs:
+        ps = pairs(r)
+        ng = [p for p in ps if p.get("tx_mode") in NON_GSO]
+        sds = [x for x in (pair_sd(p) for p in ng) if x is not None]
+        path = statistics.median(sds) if sds else None
+        hn = r["_host_noise"]
+        h = {k: (hn.get(k) or {}).get("pair_sd_pct") for k in xs}
+        L.append("| %s | %s | %s | %s | %s | %d of %d | %d of %d |" % (
+            r["_dir"][:16], load(r),
+            *("-" if h[k] is None else "%.1f%%" % h[k] for k in ("64K", "16M")),
+            "-" if path is None else "%.1f%%" % path,
+            sum(1 for p in ng if p["ci"]["target_met"]), len(ng),
+            sum(1 for p in ps if p["ci"]["target_met"]), len(ps)))
+        if path is not None:
+            ys.append((path, h))
+    L.append("")
+    for k in ("64K", "16M"):
+        pts = [(h[k], y) for y, h in ys if h[k] is not None]
+        rho, pv = spearman([a for a, _ in pts], [b for _, b in pts])
+        if rho is not None:
+            L.append("- host %s against the path: Spearman's rank correlation %.2f over %d "
+                     "runs (permutation p = %.3g)" % (k, rho, len(pts), pv))
     return L + [""]
 
 

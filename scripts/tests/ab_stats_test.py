@@ -263,6 +263,39 @@ def pacer_truth_of_the_known_effect():
                        dict(p, ci={"reps_used": [1, 2, 3, 4]})), None)
 
 
+@test
+def campaign_host_noise_against_the_path():
+    # ranks with ties; Spearman's rho and its permutation p against exact
+    # values (n = 5, monotone: 2/120; n = 6, rho 0.886: 24/720 two-sided)
+    import ab_campaign_summary as C
+    same(C.ranks([3, 1, 2, 2]), [4.0, 1.0, 2.5, 2.5])
+    rho, p = C.spearman([1, 2, 3, 4, 5], [2, 4, 6, 8, 10])
+    close(rho, 1.0, 1e-12)
+    close(p, 2 / 120.0, 0.003)
+    rho, p = C.spearman([1, 2, 3, 4, 5, 6], [1, 3, 2, 5, 4, 6])
+    close(rho, 31 / 35.0, 1e-12)
+    close(p, 24 / 720.0, 0.004)
+    same(C.spearman([1, 2], [1, 2]), (None, None))
+    same(C.spearman([1, 1, 1], [1, 2, 3]), (None, None))
+
+    def run(name, h64, h16, ratios, met):
+        ab = [{"tx_mode": tx, "rx_mode": rx, "run_ratios": ratios,
+               "ci": {"target_met": met, "varies": False}}
+              for tx in ("sendto", "sendmmsg", "gso-cmsg") for rx in ("plain", "gro")]
+        return {"_dir": name, "loadavg": {"start": "0.5 0 0", "end": "1.5 0 0"}, "ab": ab,
+                "_host_noise": {"64K": {"pair_sd_pct": h64}, "16M": {"pair_sd_pct": h16}}}
+    rs = [run("r%d" % i, 2.0 + i, 10.0 + i, [math.exp(0.01 * (i + 1) * x) for x in (-1, 1, 0)],
+              i == 0) for i in range(4)]
+    txt = "\n".join(C.host_noise(rs))
+    # run 0: ratios e^-0.01, e^0.01, 1: sd of (-1, 1, 0)% = 1.0%; 4 non-GSO pairs met
+    for want in ("| r0 | 0.5 -> 1.5 | 2.0% | 10.0% | 1.0% | 4 of 4 | 6 of 6 |",
+                 "| r3 | 0.5 -> 1.5 | 5.0% | 13.0% | 4.0% | 0 of 4 | 0 of 6 |",
+                 "host 16M against the path: Spearman's rank correlation 1.00 over 4 runs"):
+        if want not in txt:
+            raise AssertionError("%r not in:\n%s" % (want, txt))
+    same(C.host_noise([dict(rs[0], _host_noise=None)]), [])
+
+
 def aa_false_call_rate(dist, n, draws, per_run=1, rule="current"):
     import ab_aa_sim
     return ab_aa_sim.false_calls(rule, dist, n, draws, 7, per_run)

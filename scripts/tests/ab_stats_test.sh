@@ -18,6 +18,10 @@
 #   - scripts/tests/bpf_toggle_test.py: bpf_toggle_summary.py's windows on logs
 #     written as bpf_toggle.sh writes them (transition seconds left out, each
 #     mode against its neighbours, the 3% verdicts, a failed window);
+#   - scripts/tests/host_noise_test.py: host_noise.py's noise of the host on
+#     copy-loop logs written here (the sd of adjacent 1 s blocks, blocks by
+#     the clock, the first step left out), and one 2 s run of it with its bad
+#     input;
 #   - bad input (--ci 150,3, --ci 95, --max-reps 0, a rate above what the
 #     device can take, ...; bpf_toggle.sh's options): exit 1, one line naming
 #     the value and what is allowed, no results directory, no namespace, no
@@ -50,7 +54,35 @@ while read -r verdict rest; do
 done < <(python3 "$UG_TOP/scripts/tests/ab_stats_test.py" 2>&1;
 	 python3 "$UG_TOP/scripts/tests/ab_inrun_test.py" 2>&1 | sed 's/^\(PASS\|FAIL\) /\1 inrun: /';
 	 python3 "$UG_TOP/scripts/tests/ab_robust_test.py" 2>&1 | sed 's/^\(PASS\|FAIL\) /\1 robust: /';
-	 python3 "$UG_TOP/scripts/tests/bpf_toggle_test.py" 2>&1 | sed 's/^\(PASS\|FAIL\) /\1 bpf_toggle: /')
+	 python3 "$UG_TOP/scripts/tests/bpf_toggle_test.py" 2>&1 | sed 's/^\(PASS\|FAIL\) /\1 bpf_toggle: /';
+	 python3 "$UG_TOP/scripts/tests/host_noise_test.py" 2>&1 | sed 's/^\(PASS\|FAIL\) /\1 host_noise: /')
+
+# ---- host_noise.py: a short real run and its bad input -------------------------
+HN=$UG_TOP/scripts/bench/host_noise.py
+hn_tmp=$(mktemp -d)
+if ! command -v cc >/dev/null && ! command -v gcc >/dev/null; then
+	ktap_skip "host_noise: a 2 s run" "no C compiler"
+elif out=$("$HN" --secs 2 --sizes 64K --out "$hn_tmp" 2>&1) &&
+	[[ "$out" =~ 64K\ copy:\ [0-9.]+\ GB/s ]] &&
+	python3 -c 'import json, sys; s = json.load(open(sys.argv[1]))["sizes"][0]
+assert s["size"] == "64K" and s["blocks_1s"] == 2 and s["median_GBps"] > 0' \
+		"$hn_tmp/host_noise.json"; then
+	ktap_ok "host_noise: a 2 s run (64K copy, 2 blocks of 1 s, a rate)"
+else
+	ktap_fail "host_noise: a 2 s run" "$out"
+fi
+for bad in "--sizes 3K|4K..1G" "--secs 1|2..3600" "--cpu 4096|online CPUs" "--step-ms 5|10..1000"; do
+	# shellcheck disable=SC2086 # the option and its value, split on purpose
+	out=$("$HN" ${bad%%|*} --out "$hn_tmp/bad" 2>&1)
+	rc=$?
+	if [ "$rc" = 1 ] && [ "$(printf '%s\n' "$out" | wc -l)" = 1 ] &&
+		[[ "$out" == *"${bad#*|}"* ]] && [ ! -e "$hn_tmp/bad" ]; then
+		ktap_ok "host_noise: bad input ${bad%%|*}: one line, exit 1, nothing written"
+	else
+		ktap_fail "host_noise: bad input ${bad%%|*}" "rc $rc: $out"
+	fi
+done
+rm -rf "$hn_tmp"
 
 # ---- bad input ------------------------------------------------------------------
 if ! why=$(ug_need_root) || ! why=$(ug_need_cmd ip ethtool tc); then
@@ -121,6 +153,7 @@ BAD_CMD=$UG_TOP/scripts/bench/ab_campaign.sh
 bad "ab_campaign.sh a run that cannot start" "aa runs cannot start: --tx: unknown mode 'bogus'" \
 	--kinds aa --rounds 1 --tx bogus
 bad "ab_campaign.sh --rounds 0" "--rounds" --rounds 0
+bad "ab_campaign.sh --host-noise 1" "--host-noise 1: allowed 0 (off) or 2..600" --host-noise 1
 unset BAD_CMD
 
 # ---- two short real runs ----------------------------------------------------------
