@@ -372,43 +372,54 @@ def pair_sd(p):
 
 def host_noise(rs):
     """The default runs with a host-noise probe before them: per run the
-    probe's adjacent 1 s pair sd (64K and 16M copies) beside the non-GSO UDP
-    pairs' sd of ln(A/B) and how many of them reached +-3%; then the rank
-    correlation between the host's and the path's noise."""
+    probe's adjacent 1 s pair sd (64K and 16M copies) before it and, where the
+    next run's probe follows it, after it, beside the non-GSO UDP pairs' sd of
+    ln(A/B) and how many of them reached +-3%; then the rank correlation
+    between the host's noise (the mean of before and after where both are
+    there) and the path's."""
     rs = [r for r in rs if r.get("_host_noise")]
     if not rs:
         return []
-    L = ["### The host's own noise before each run (`--host-noise`)", "",
+    rs = sorted(rs, key=lambda r: r["_dir"])
+    L = ["### The host's own noise around each run (`--host-noise`)", "",
          "Host: the pinned copy loop's sd of ln(next/this) over adjacent 1 s blocks "
-         "(host_noise.py), in the seconds before the run. Path: the median over the %d "
-         "non-GSO UDP pairs (%s -> plain, gro) of the sd of their slice pairs' ln(A/B)." % (
-             2 * len(NON_GSO), ", ".join(NON_GSO)), "",
+         "(host_noise.py) in the seconds before the run / after it (the next run's probe). "
+         "Path: the median over the %d non-GSO UDP pairs (%s -> plain, gro) of the sd of "
+         "their slice pairs' ln(A/B)." % (2 * len(NON_GSO), ", ".join(NON_GSO)), "",
          "| run | load | host 64K | host 16M | path sd | non-GSO UDP within ±3% | "
          "all within ±3% |", "|---|---|---|---|---|---|---|"]
-    xs = {"64K": [], "16M": []}
-    ys = []
-    for r in rs:
+    sizes = ("64K", "16M")
+    pts = []
+
+    def sd_of(r, k):
+        return ((r or {}).get("_host_noise", {}).get(k) or {}).get("pair_sd_pct")
+    for i, r in enumerate(rs):
+        nxt = rs[i + 1] if i + 1 < len(rs) else None
         ps = pairs(r)
         ng = [p for p in ps if p.get("tx_mode") in NON_GSO]
         sds = [x for x in (pair_sd(p) for p in ng) if x is not None]
         path = statistics.median(sds) if sds else None
-        hn = r["_host_noise"]
-        h = {k: (hn.get(k) or {}).get("pair_sd_pct") for k in xs}
+        cells, host = [], {}
+        for k in sizes:
+            b, a = sd_of(r, k), sd_of(nxt, k)
+            both = [x for x in (b, a) if x is not None]
+            host[k] = statistics.mean(both) if both else None
+            cells.append("-" if b is None else "%.1f%% / %s" % (b, "-" if a is None
+                                                               else "%.1f%%" % a))
         L.append("| %s | %s | %s | %s | %s | %d of %d | %d of %d |" % (
-            r["_dir"][:16], load(r),
-            *("-" if h[k] is None else "%.1f%%" % h[k] for k in ("64K", "16M")),
+            r["_dir"][:16], load(r), cells[0], cells[1],
             "-" if path is None else "%.1f%%" % path,
             sum(1 for p in ng if p["ci"]["target_met"]), len(ng),
             sum(1 for p in ps if p["ci"]["target_met"]), len(ps)))
         if path is not None:
-            ys.append((path, h))
+            pts.append((path, host))
     L.append("")
-    for k in ("64K", "16M"):
-        pts = [(h[k], y) for y, h in ys if h[k] is not None]
-        rho, pv = spearman([a for a, _ in pts], [b for _, b in pts])
+    for k in sizes:
+        xy = [(h[k], y) for y, h in pts if h[k] is not None]
+        rho, pv = spearman([a for a, _ in xy], [b for _, b in xy])
         if rho is not None:
-            L.append("- host %s against the path: Spearman's rank correlation %.2f over %d "
-                     "runs (permutation p = %.3g)" % (k, rho, len(pts), pv))
+            L.append("- host %s (mean of before and after) against the path: Spearman's rank "
+                     "correlation %.2f over %d runs (permutation p = %.3g)" % (k, rho, len(xy), pv))
     return L + [""]
 
 
