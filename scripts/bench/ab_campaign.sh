@@ -76,7 +76,9 @@ case "$budget" in *[!0-9]* | 0*) ug_die "--budget '$budget': allowed 10..86400 (
 	ug_die "--budget $budget: allowed 10..86400 (udpgso_ab.sh --budget)"
 case "$gap" in '' | *[!0-9]*) ug_die "--gap '$gap': allowed 0..3600 (seconds)" ;; esac
 [ "$gap" -le 3600 ] || ug_die "--gap $gap: allowed 0..3600 (seconds)"
-case "$hn" in '' | *[!0-9]* | 0?*) ug_die "--host-noise '$hn': allowed 0 (off) or 2..600 (seconds)" ;; esac
+case "$hn" in
+'' | *[!0-9]* | 0?*) ug_die "--host-noise '$hn': allowed 0 (off) or 2..600 (seconds)" ;;
+esac
 [ "$hn" = 0 ] || { [ "$hn" -ge 2 ] && [ "$hn" -le 600 ]; } ||
 	ug_die "--host-noise $hn: allowed 0 (off) or 2..600 (seconds)"
 common=()

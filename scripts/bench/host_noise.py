@@ -202,7 +202,8 @@ def main(argv=None):
         try:
             sizes = [parse_size(s) for s in a.sizes.split(",")]
         except (ValueError, IndexError):
-            return bad("--sizes '%s'" % a.sizes, "a comma-separated list of 4K..1G (K, M, G suffixes)")
+            return bad("--sizes '%s'" % a.sizes,
+                       "a comma-separated list of 4K..1G (K, M, G suffixes)")
         a.cpu, a.secs, a.step_ms = int(a.cpu), int(a.secs), int(a.step_ms)
         out = a.out or tempfile.mkdtemp(prefix="host_noise.")
         os.makedirs(out, exist_ok=True)
