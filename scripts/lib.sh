@@ -189,8 +189,12 @@ ns_name() { echo "ug$$-$1"; }
 ns_add() {
 	local ns
 	ns=$(ns_name "$1")
-	ip netns add "$ns" || return 1
+	# deferred before the add: an `ip netns add` killed after it made the
+	# namespace but before it exited 0 left it behind (scripts_test.sh's
+	# restore under kill, SIGKILL to the child ip at 300 ms, CI 2026-11-27);
+	# deleting one that was never made fails quietly (deferred: no output)
 	defer ip netns del "$ns"
+	ip netns add "$ns" || return 1
 	ip -n "$ns" link set lo up
 }
 ns_exec() { local ns; ns=$(ns_name "$1"); shift; ip netns exec "$ns" "$@"; }
