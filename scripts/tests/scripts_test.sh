@@ -57,6 +57,27 @@ ip -n "$NH" addr add 10.249.0.1/24 dev ugh0
 ip -n "$NP" addr add 10.249.0.2/24 dev ugp0
 ip -n "$NH" addr add fd00:249::1/64 dev ugh0 nodad
 ip -n "$NP" addr add fd00:249::2/64 dev ugp0 nodad
+# ---- ns_add when `ip netns add` is killed after it made the namespace --------
+# (one of the random kills below found it on 2026-11-27: the deletion was
+# deferred only after the add exited 0): an ip that makes it, then dies
+real_ip=$(command -v ip)
+mkdir -p "$tmp/killip"
+printf '#!/bin/bash\nif [ "$1" = netns ] && [ "$2" = add ]; then "%s" "$@"; kill -9 $$; fi\nexec "%s" "$@"\n' \
+	"$real_ip" "$real_ip" >"$tmp/killip/ip"
+chmod +x "$tmp/killip/ip"
+# shellcheck disable=SC2016 # expanded by the child shell
+kout=$(bash -c '. "$1/scripts/lib.sh"; ug_trap_install; echo "pid $$"
+	PATH=$2:$PATH ns_add k && echo "ns_add k: succeeded"; exit 1' _ "$UG_TOP" "$tmp/killip" 2>&1)
+kpid=$(printf '%s\n' "$kout" | sed -n 's/^pid //p')
+kleft=$(ip netns list | grep "^ug$kpid-" | cut -d' ' -f1)
+if [[ "$kpid" =~ ^[0-9]+$ ]] && [ -z "$kleft" ] && [[ "$kout" != *succeeded* ]]; then
+	ktap_ok "ns_add: an 'ip netns add' killed after making the namespace leaves none behind"
+else
+	ktap_fail "ns_add: an 'ip netns add' killed after making the namespace" \
+		"left: ${kleft:-none}; $(printf '%s' "$kout" | tr '\n' ' ')"
+	for n in $kleft; do ip netns del "$n"; done
+fi
+
 # the state a run in NETIF mode may touch, on both ends
 snap_hp() {
 	ip netns exec "$NH" bash "$SNAP" save ugh0 | grep -v '^netns '
@@ -335,6 +356,8 @@ one_kill() {
 	if [ -n "$why" ]; then
 		kill_fail=$((kill_fail + 1))
 		echo "# kill $i ($mode, $how after ${delay}00 ms, exit $rc): $why"
+		# and leave the machine clean
+		for n in $(ip netns list | grep "^ug$pid-" | cut -d' ' -f1); do ip netns del "$n"; done
 		# put things back for the next round
 		ip netns exec "$NH" bash "$SNAP" restore "$(echo "$base" | sed '/^-- peer/,$d')" ugh0
 		ip netns exec "$NP" bash "$SNAP" restore "$(echo "$base" | sed '1,/^-- peer/d')" ugp0
