@@ -363,11 +363,10 @@ NON_GSO = ("sendto", "sendmmsg")
 
 
 def pair_sd(p):
-    """The sd of ln(A/B) over a slices pair's slice pairs (run_ratios), %."""
-    rr = [x for x in p.get("run_ratios") or [] if x and x > 0]
-    if len(rr) < 2:
-        return None
-    return 100 * statistics.stdev([math.log(x) for x in rr])
+    """The sd of ln(A/B) over a slices pair's slice pairs in its interval
+    (the interval's own sd_log), %."""
+    sd = (p.get("ci") or {}).get("sd_log")
+    return None if sd is None else 100 * sd
 
 
 def host_noise(rs):

@@ -7,6 +7,7 @@ import argparse
 import math
 import os
 import random
+import statistics
 import sys
 
 from ugtest import close, registry, run_tests, same  # (scripts/bench on sys.path)
@@ -280,7 +281,8 @@ def campaign_host_noise_against_the_path():
 
     def run(name, h64, h16, ratios, met):
         ab = [{"tx_mode": tx, "rx_mode": rx, "run_ratios": ratios,
-               "ci": {"target_met": met, "varies": False}}
+               "ci": {"target_met": met, "varies": False,
+                      "sd_log": statistics.stdev(math.log(x) for x in ratios)}}
               for tx in ("sendto", "sendmmsg", "gso-cmsg") for rx in ("plain", "gro")]
         return {"_dir": name, "loadavg": {"start": "0.5 0 0", "end": "1.5 0 0"}, "ab": ab,
                 "_host_noise": {"64K": {"pair_sd_pct": h64}, "16M": {"pair_sd_pct": h16}}}

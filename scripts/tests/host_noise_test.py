@@ -3,7 +3,8 @@
 """udpgso-lab: tests of host_noise.py (the host's own noise from a pinned copy
 loop) on raw logs written here as copyloop and host_noise.py write them.
 Prints one "PASS name" or "FAIL name: why" line per test (ab_stats_test.sh
-turns them into KTAP); exits 1 when one failed."""
+turns them into KTAP); exits 1 when one failed.  With --check-run JSON: the
+checks of a real 2 s run's host_noise.json instead."""
 import math
 import os
 import random
@@ -137,5 +138,25 @@ def sizes():
         raise AssertionError("%r accepted" % bad)
 
 
+def check_run(path):
+    """Checks of a real 2 s run's host_noise.json (ab_stats_test.sh runs it
+    with --sizes 64K): returns problems."""
+    import json
+    s = json.load(open(path))["sizes"]
+    if [x["size"] for x in s] != ["64K"]:
+        return ["sizes %r, expected ['64K']" % [x["size"] for x in s]]
+    bad = []
+    if s[0]["blocks_1s"] != 2:
+        bad.append("%r blocks of 1 s, expected 2" % s[0]["blocks_1s"])
+    if not (s[0]["median_GBps"] or 0) > 0:
+        bad.append("median rate %r" % s[0]["median_GBps"])
+    return bad
+
+
 if __name__ == "__main__":
+    if sys.argv[1:2] == ["--check-run"] and len(sys.argv) == 3:
+        problems = check_run(sys.argv[2])
+        for b in problems:
+            print("# " + b)
+        sys.exit(1 if problems else 0)
     sys.exit(run_tests(TESTS))
