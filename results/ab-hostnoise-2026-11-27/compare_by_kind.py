@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """An experiment on this campaign, not part of the tool: `make compare`'s
 headline family takes each pair's level against the geometric mean of the
-other pairs of its round (ab_compare.relative_levels, "all").  The variants
+other pairs of its round (at 800b4b5; by kind since compare_levels.py).  The variants
 take it against the other pairs of its kind only ("kind": non-GSO UDP =
 sendto, sendmmsg; GSO = gso-cmsg, gso-sockopt, sendmmsg-gso, zerocopy; tcp is
 alone, so against all), and the same with the median of those pairs instead
@@ -25,7 +25,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
                                 "scripts", "bench"))
-import ab_compare  # noqa: E402
+import compare_levels  # noqa: E402
 import compare_stats  # noqa: E402
 
 KIND = {"sendto": "udp", "sendmmsg": "udp", "tcp": "tcp"}
@@ -36,7 +36,7 @@ def kind(pair):
 
 
 def levels(res, cut=None):
-    """pair -> its per-repetition levels (ab_compare.pair_levels), CUT's x 0.8."""
+    """pair -> its per-repetition levels (compare_levels.pair_levels), CUT's x 0.8."""
     by = {}
     for r in res["runs"]:
         if r.get("status") != "ok":
@@ -44,7 +44,7 @@ def levels(res, cut=None):
         k = (r["tx_mode"], r["rx_mode"])
         r = dict(r, rx_MBps=r["rx_MBps"] * (0.8 if k == cut else 1.0))
         by.setdefault(k, []).append(r)
-    return {k: ab_compare.pair_levels(v) for k, v in by.items()}
+    return {k: compare_levels.pair_levels(v) for k, v in by.items()}
 
 
 def relative(lv, mode):

@@ -22,11 +22,14 @@ Results that name their method (udpgso_ab.sh's in-run and slices runs since
 family that a default run can decide:
 the headline metric of each tx/rx pair, one value per run (the geometric mean
 of its A and B rx MB/s in that run: the pair's level; with 3 pairs or more
-divided by the other pairs' in the same round, so that what moves every
-pair together between two runs minutes apart cancels: --absolute-levels
-keeps the pair's own), Welch's t-interval of
-the log levels (runs are few: 5-6 in a default run), Holm over the pairs;
-every other metric is shown at --level without a verdict.
+divided by the other pairs' of its kind (non-GSO UDP, GSO, TCP) in the same
+round, so that what moves those pairs together between two runs minutes
+apart cancels: --reference all takes every other pair, --absolute-levels
+keeps the pair's own), Welch's t-interval of the log levels (runs are few:
+5-6 in a default run), Holm over the pairs; a pair whose change is called is
+left out of the others' reference and the verdicts are taken again (the
+largest change first), so that it cannot make its kind-mates look changed.
+Every other metric is shown at --level without a verdict.
 
 Exit: 1 when any configuration is a regression, 0 otherwise, 2 on bad input
 (one line each: a missing directory, bad JSON, a schema mismatch, a
@@ -45,6 +48,8 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import compare_stats as cs  # noqa: E402
+import compare_levels as cl  # noqa: E402
+from compare_levels import number  # noqa: E402
 
 PROG = os.path.basename(sys.argv[0])
 SCHEMAS = (1,)
@@ -112,13 +117,6 @@ def load(path, side):
                 raise BadInput("%s '%s': schema mismatch: run %d has no '%s'" % (side, fn, i, k))
     res["_path"] = path
     return res
-
-
-def number(v):
-    """v as a finite float, else None (absent, null, text, NaN)."""
-    if isinstance(v, bool) or not isinstance(v, (int, float)):
-        return None
-    return float(v) if math.isfinite(v) else None
 
 
 def group(res):
@@ -239,38 +237,6 @@ def compare_per_interval(cells, args):
     args.want = want
 
 
-def pair_levels(runs):
-    """unit (run_id, else rep) -> geometric mean of the A and B rx MB/s of
-    that unit, for the units that have both."""
-    by = {}
-    for r in runs:
-        v = number(r.get("rx_MBps"))
-        if v is None or v <= 0:
-            continue
-        by.setdefault(r.get("run_id", r.get("rep")), {})[r["setting"]] = v
-    return [math.sqrt(x["A"] * x["B"]) if "B" in x else x["A"]
-            for _, x in sorted(by.items(), key=lambda kv: str(kv[0])) if "A" in x]
-
-
-def relative_levels(levels):
-    """pair -> its units' levels, each divided by the geometric mean of the
-    other pairs' levels in the same unit (the k-th run or slice pair of every
-    pair: one round, seconds apart).  Runs minutes apart move every pair's
-    level together (two quiet default runs of 2026-11-23, 5 minutes apart:
-    +4% to +37% for all 13 pairs), which the ratio takes out; what it keeps is
-    a change of one pair against the rest.  A unit that fewer than 2 other
-    pairs have is left out."""
-    out = {}
-    for k, xs in levels.items():
-        rel = []
-        for i, x in enumerate(xs):
-            others = [v[i] for q, v in levels.items() if q != k and len(v) > i]
-            if len(others) >= 2:
-                rel.append(x / math.exp(sum(math.log(v) for v in others) / len(others)))
-        out[k] = rel
-    return out
-
-
 def compare_headline(paired, pairs, args):
     """The headline family: one cell per tx/rx pair (pair_levels), Holm over
     them; the configurations' verdicts are their pair's."""
@@ -283,35 +249,37 @@ def compare_headline(paired, pairs, args):
         heads[k]["old"] += go["ok"]
         heads[k]["new"] += gn["ok"]
         heads[k]["confs"].append(p)
-    cells = []
-    ao = {k: pair_levels(heads[k]["old"]) for k in order}
-    an = {k: pair_levels(heads[k]["new"]) for k in order}
-    lo, ln = ao, an
+    ao = {k: cl.pair_levels(heads[k]["old"]) for k in order}
+    an = {k: cl.pair_levels(heads[k]["new"]) for k in order}
     rel = not args.absolute_levels and len(order) >= 3
-    if rel:
-        lo, ln = relative_levels(ao), relative_levels(an)
+    by_kind = rel and args.reference == "kind"
     args.levels_kind = "relative" if rel else "absolute"
+    args.reference_kind = ("kind" if by_kind else "all") if rel else None
+    thr = args.threshold / 100.0
+    lo, ln, fv, left_out = cl.headline_family(ao, an, rel, by_kind, thr, args.level / 100.0)
+    cells = []
     for k in order:
-        h = heads[k]
         xo, xn = lo[k], ln[k]
-        m = {"metric": "rx_MBps", "label": "throughput (pair level: A and B per run%s)" % (
-                 ", against the other pairs' in its round" if rel else ""),
+        ref = cl.reference_of(k, order, by_kind, left_out) if rel else []
+        m = {"metric": "rx_MBps",
+             "label": "throughput (pair level: A and B per run%s)" % (
+                 ", against %s in its round" % (
+                     "the other %s pairs'" % cl.kind_of(k) if by_kind and
+                     all(cl.kind_of(q) == cl.kind_of(k) for q in ref) else
+                     "the other pairs'") if rel else ""),
              "unit": "%", "better": "higher", "n_old": len(xo), "n_new": len(xn),
              "old_median": cs.median(ao[k]) if ao[k] else None,
-             "new_median": cs.median(an[k]) if an[k] else None, "_xo": xo, "_xn": xn}
-        h["cell"] = m
-        if xo and xn:
+             "new_median": cs.median(an[k]) if an[k] else None, "_xo": xo, "_xn": xn,
+             "_key": k}
+        if rel:
+            m["reference"] = ["%s/%s" % q for q in ref]
+        heads[k]["cell"] = m
+        if k in fv:
             cells.append(m)
-    for p in pairs:
-        for m in p["metrics"].values():
-            if m.get("verdict") != "n/a":
-                decide(m, args, args.level / 100.0, 2.0)
-                m["note"] = "outside the headline family: shown, no verdict"
+    fv = [fv[m["_key"]] for m in cells]
+    args.left_out = ["%s/%s" % k for k in left_out]
     # Welch's t on the log of the runs' levels (the runs of one pair are few:
     # 5-6 in a default run, where Mann-Whitney needs 6 a side for 13 cells)
-    thr = args.threshold / 100.0
-    fv = cs.headline_verdicts([(m["_xo"], m["_xn"], thr, "higher") for m in cells],
-                              args.level / 100.0)
     for m, f in zip(cells, fv):
         if f["alpha"] is None:
             m.update(verdict="within noise", note="fewer than 2 runs a side: no verdict")
@@ -323,12 +291,19 @@ def compare_headline(paired, pairs, args):
         v = cs.verdict(c["lo"], c["hi"], thr, "higher", c["level"], 0.0)
         if v != f["verdict"]:        # the two views of one rule must agree
             raise AssertionError("interval and p-value disagree: %s" % m)
+        if m["_key"] in left_out:
+            m["left_out"] = True
+    for p in pairs:
+        for m in p["metrics"].values():
+            if m.get("verdict") != "n/a":
+                decide(m, args, args.level / 100.0, 2.0)
+                m["note"] = "outside the headline family: shown, no verdict"
     args.family_cells = len(cells)
     args.want = 1.0 - (1.0 - args.level / 100.0) / max(1, len(cells))
     for k in order:
         m = heads[k]["cell"]
-        m.pop("_xo", None)
-        m.pop("_xn", None)
+        for f in ("_xo", "_xn", "_key"):
+            m.pop(f, None)
         for p in heads[k]["confs"]:
             p["headline"] = m
     args.cells = len(cells)
@@ -410,6 +385,8 @@ def report(old, new, args):
         "family_kind": ("headline" if args.headline else "per-interval" if args.per_interval
                         else "table"),
         "headline_levels": getattr(args, "levels_kind", None),
+        "headline_reference": getattr(args, "reference_kind", None),
+        "left_out_of_reference": getattr(args, "left_out", []),
         "control": "per-interval" if args.per_interval else
                    "family-wise over the headline metric of each tx/rx pair (Holm)"
                    if args.headline else
@@ -472,9 +449,14 @@ def markdown(rep):
          ""]
     if rep.get("family_kind") == "headline":
         L += ["The family: the headline metric of each tx/rx pair (per run, the geometric mean "
-              "of its A and B rx MB/s%s; MB/s: the medians of the pair's own):" % (
-                  ", against the other pairs' in the same round"
-                  if rep.get("headline_levels") == "relative" else ""), "",
+              "of its A and B rx MB/s%s; MB/s: the medians of the pair's own)%s:" % (
+                  ", against the other pairs' of its kind (non-GSO UDP, GSO, TCP; all when "
+                  "fewer than 2) in the same round" if rep.get("headline_reference") == "kind"
+                  else ", against the other pairs' in the same round"
+                  if rep.get("headline_levels") == "relative" else "",
+                  "; left out of the others' reference, their own change being called: %s" %
+                  ", ".join(rep["left_out_of_reference"])
+                  if rep.get("left_out_of_reference") else ""), "",
               "| tx | rx | runs old/new | MB/s old -> new | change (%) [interval] | verdict |",
               "|---|---|---|---|---|---|"]
         seen = set()
@@ -634,6 +616,9 @@ def parse(argv):
                     help="the headline family on each pair's own level; by default (3 pairs"
                          " or more) each level is taken against the other pairs' in the "
                          "same round, which removes what moves every pair together")
+    ap.add_argument("--reference", choices=("kind", "all"), default="kind",
+                    help="the relative level's reference: the other pairs of the same kind "
+                         "(non-GSO UDP, GSO, TCP; the default) or all other pairs")
     ap.add_argument("--per-interval", action="store_true",
                     help="each interval at --level on its own (the pre-2026-11-23 default):"
                          " about 0.9 false regressions per 78-interval table at 3 reps")

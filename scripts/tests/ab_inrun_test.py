@@ -14,7 +14,7 @@ from ugtest import close, registry, run_tests, same  # (scripts/bench on sys.pat
 import ab_inrun as IR  # noqa: E402
 import ab_inrun_stats as S  # noqa: E402
 import ab_stats  # noqa: E402
-import ab_compare  # noqa: E402
+import compare_levels  # noqa: E402
 
 TESTS, test = registry()
 
@@ -298,7 +298,7 @@ def compare_headline_level_per_run():
             {"setting": "A", "run_id": 2, "rx_MBps": 9.0}, {"setting": "B", "run_id": 2,
                                                            "rx_MBps": 4.0},
             {"setting": "A", "run_id": 3, "rx_MBps": 5.0}]
-    same(ab_compare.pair_levels(runs), [2.0, 6.0, 5.0])
+    same(compare_levels.pair_levels(runs), [2.0, 6.0, 5.0])
 
 
 @test

@@ -316,38 +316,6 @@ def aa_committed_noise_family():
     check(tables / trials <= 0.05 + 2 * se, "family-wise rate %.3f" % (tables / trials))
 
 
-@test
-def relative_levels_take_out_the_common_drift():
-    """ab_compare.relative_levels: a factor common to every pair in a round
-    cancels exactly; one pair cut by 20% is 20% lower against the others
-    (each is divided by the OTHER pairs' mean, so the cut is not diluted by
-    its own share), and each other pair rises by the cut's share of the
-    mean it is divided by: 0.8 ** (-1 / (pairs - 1))."""
-    import ab_compare
-    rng = random.Random(26)
-    base = {"p%d" % i: 100.0 * (i + 1) for i in range(5)}
-    drift = [math.exp(rng.gauss(0, 0.3)) for _ in range(6)]
-    old = {k: [v * d for d in drift] for k, v in base.items()}
-    new = {k: [v * d * 1.37 for d in drift] for k, v in base.items()}     # all 37% faster
-    ro, rn = ab_compare.relative_levels(old), ab_compare.relative_levels(new)
-    for k in base:
-        check(len(ro[k]) == 6 and all(close(a, b, 1e-12) for a, b in zip(ro[k], rn[k])),
-              "%s: common drift left in: %s vs %s" % (k, ro[k], rn[k]))
-        check(all(close(x, ro[k][0], 1e-12) for x in ro[k]), "%s: round drift left in" % k)
-    new["p2"] = [x * 0.8 for x in new["p2"]]
-    rc = ab_compare.relative_levels(new)
-    check(all(close(a / b, 0.8, 1e-12) for a, b in zip(rc["p2"], ro["p2"])),
-          "the cut pair: %s" % [a / b for a, b in zip(rc["p2"], ro["p2"])])
-    for k in base:
-        if k != "p2":
-            check(all(close(a / b, 0.8 ** (-1 / 4.0), 1e-12) for a, b in zip(rc[k], ro[k])),
-                  "%s when p2 was cut: %s" % (k, [a / b for a, b in zip(rc[k], ro[k])]))
-    # a round that only 2 pairs have: left out for both (fewer than 2 others)
-    short = {"a": [1.0, 2.0], "b": [1.0, 2.0], "c": [1.0]}
-    rs = ab_compare.relative_levels(short)
-    check([len(rs[k]) for k in "abc"] == [1, 1, 1], "short rounds: %s" % rs)
-
-
 def main():
     global RESULTS_DIR
     RESULTS_DIR = sys.argv[1] if len(sys.argv) > 1 else DEFAULT_DIR

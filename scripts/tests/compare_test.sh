@@ -1,13 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # scripts/bench/ab_compare.py (docs/compare.md): the statistics on known data
-# (compare_stats_test.py), verdicts on committed default runs and changed
+# (compare_stats_test.py, compare_levels_test.py), verdicts on committed default runs and changed
 # copies of them (itself: within noise, exit 0; one configuration 20% slower:
 # exit 1 naming it; two committed runs of the same code five minutes apart:
 # no regression), each interval on its own (--per-interval), the committed
 # guest runs, the headline family on real default runs (each pair against the
-# other pairs in its round: two runs of the same code exit 0, one pair cut by
-# 20% exits 1 naming it), bad input (exit 2, one line each), udpgso_ab.sh --baseline
+# other pairs of its kind in its round: two runs of the same code exit 0, one
+# pair cut by 20% exits 1 naming it and no other), bad input (exit 2, one line each), udpgso_ab.sh --baseline
 # (dry run) and bisect_step.sh's exit 125.
 # Nothing here sends traffic or boots a guest.
 set -u
@@ -47,7 +47,9 @@ while read -r st num name rest; do
 	*) ktap_fail "stats: unexpected output" "$st $num $name $rest" ;;
 	esac
 done < <(python3 scripts/tests/compare_stats_test.py "$BASE" 2>&1 ||
-	 echo "not ok 0 compare_stats_test.py # exit $?")
+	 echo "not ok 0 compare_stats_test.py # exit $?"
+	 python3 scripts/tests/compare_levels_test.py 2>&1 ||
+	 echo "not ok 0 compare_levels_test.py # exit $?")
 
 # ---- verdicts on the committed run ---------------------------------------------------
 run_cmp self "$BASE" "$BASE" --json
@@ -287,6 +289,8 @@ bad 12 1 "unrecognized arguments: --frobnicate" "$BASE" "$BASE" --frobnicate
 bad 13 1 "--level 100: allowed 50 <= PCT < 100" "$BASE" "$BASE" --level 100
 bad 14 1 "--family, --headline and --per-interval: allowed one of them" "$BASE" "$BASE" --family \
 	--per-interval
+bad 15 1 "argument --reference: invalid choice: 'round' (choose from 'kind', 'all')" \
+	"$BASE" "$BASE" --reference round
 run_cmp ign "$BASE" "$tmp/otherset" --ignore-settings
 [ "$(rc_of ign)" = 0 ] && ktap_ok "--ignore-settings compares different settings" ||
 	ktap_fail "--ignore-settings" "exit $(rc_of ign)"
@@ -374,6 +378,64 @@ if [ "$(rc_of h_abs)" = 0 ] && ug_jcheck "$tmp/h_abs.out" "headline_levels == 'a
 	ktap_ok "the same cut on the pairs' own levels: hidden by the runs' drift (exit 0)"
 else
 	ktap_fail "the same cut on the pairs' own levels" "exit $(rc_of h_abs)"
+fi
+# against its kind (2026-11-27): two consecutive default runs of a quiet
+# campaign (results/ab-hostnoise-2026-11-27/default, 02:54 and 02:59): the
+# same code exits 0; sendto -> plain cut by 20% exits 1 naming it alone (its
+# three kind-mates, +7.7% against a reference that holds it, are not called:
+# it is left out of theirs); against every pair the GSO pairs' noise hides it
+HN=results/ab-hostnoise-2026-11-27/default
+HN1=$HN/20261127T025442Z-vm-default
+HN2=$HN/20261127T025923Z-vm-default
+run_cmp k_same "$HN1" "$HN2" --json
+if [ "$(rc_of k_same)" = 0 ] && ug_jcheck "$tmp/k_same.out" "headline_reference == 'kind'" \
+	"count == {'within noise': 26}" "left_out_of_reference == []"; then
+	ktap_ok "two quiet default runs of the same code, against their kind: exit 0"
+else
+	ktap_fail "two quiet default runs, against their kind" \
+		"exit $(rc_of k_same): $(head -2 "$tmp/k_same.err")"
+fi
+"$MUT" "$HN2" "$tmp/k_cut" scale sendto plain A rx_MBps 0.8 -- scale sendto plain B rx_MBps 0.8
+run_cmp k_cut "$HN1" "$tmp/k_cut" --out "$tmp/k_cut.d" --no-plot
+if [ "$(rc_of k_cut)" = 1 ] && [ "$(lines "$tmp/k_cut.err")" = 2 ] &&
+   grep -q "regression: sendto/plain A: throughput (pair level.*other udp pairs'" \
+	"$tmp/k_cut.err" &&
+   ug_jcheck "$tmp/k_cut.d/compare.json" "count == {'regression': 2, 'within noise': 24}" \
+	"left_out_of_reference == ['sendto/plain']"; then
+	ktap_ok "quiet default runs, sendto -> plain cut by 20%: exit 1, named alone"
+else
+	ktap_fail "quiet default runs, sendto -> plain cut by 20%" \
+		"exit $(rc_of k_cut): $(head -2 "$tmp/k_cut.err")"
+fi
+run_cmp k_all "$HN1" "$tmp/k_cut" --reference all --json
+if [ "$(rc_of k_all)" = 0 ] && ug_jcheck "$tmp/k_all.out" "headline_reference == 'all'"; then
+	ktap_ok "the same cut against every pair (--reference all): hidden by the GSO pairs (exit 0)"
+else
+	ktap_fail "the same cut, --reference all" "exit $(rc_of k_all)"
+fi
+# compare_power.py on three of those runs: the same code twice with no verdict,
+# each of the 13 pairs cut in turn (and each tx mode's pairs together)
+mkdir "$tmp/pw"
+for r in 20261127T025442Z 20261127T025923Z 20261127T030404Z; do
+	ln -s "$UG_TOP/$HN/$r-vm-default" "$tmp/pw/$r-vm-default"
+done
+scripts/bench/compare_power.py "$tmp/pw" >"$tmp/pw.out" 2>"$tmp/pw.err"
+rc=$?
+if [ "$rc" = 0 ] && grep -q "the same code: 0 of 2 comparisons" "$tmp/pw.out" &&
+   grep -q "^| sendto -> plain | udp | 2 of 2 | 0 |$" "$tmp/pw.out" &&
+   [ "$(grep -c '^| .* -> .* | [a-z]* | [0-2] of 2 | [0-9]* |$' "$tmp/pw.out")" = 19 ]; then
+	ktap_ok "compare_power.py: 2 comparisons, sendto -> plain's cut found in both, 19 rows"
+else
+	ktap_fail "compare_power.py" "exit $rc: $(head -2 "$tmp/pw.err")"
+fi
+rm "$tmp/pw/20261127T025923Z-vm-default" "$tmp/pw/20261127T030404Z-vm-default"
+scripts/bench/compare_power.py "$tmp/pw" >"$tmp/pw1.out" 2>"$tmp/pw1.err"
+rc=$?
+if [ "$rc" = 2 ] && [ ! -s "$tmp/pw1.out" ] && [ "$(lines "$tmp/pw1.err")" = 1 ] &&
+   grep -q "1 results directories, allowed 2 or more" "$tmp/pw1.err"; then
+	ktap_ok "compare_power.py with one run: exit 2: $(cat "$tmp/pw1.err")"
+else
+	ktap_fail "compare_power.py with one run" "exit $rc: $(head -2 "$tmp/pw1.err")"
 fi
 # two default runs of the new default (slices, at least 6 pairs) back to back at
 # load 15-19 (results/ab-2026-11-25b/campaign/default): the same code exits 0;

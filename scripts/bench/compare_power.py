@@ -1,0 +1,132 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""compare_power.py DIR: what `make compare` (ab_compare.py) can tell apart on
+this machine, from default runs of the same code (ab_campaign.sh's DIR, or any
+directory of udpgso_ab.sh results directories).
+
+For every two consecutive runs (OLD, NEW) in time order (--all-pairs: every
+two), it compares them as they are (the same code: any verdict there is a
+false one), then once per tx/rx pair with that pair's rx MB/s (A and B, every
+repetition of NEW) cut by --cut percent, and once per tx mode with all of its
+pairs cut (a slower sendto moves sendto -> plain and sendto -> gro).  A cut is
+found when every pair cut is a regression; a verdict on any pair not cut is
+counted beside it.  The comparison is ab_compare.py's own (report()), with the
+options after `--` (e.g. -- --reference all).
+
+  compare_power.py DIR [--cut PCT] [--all-pairs] [-- ab_compare options]
+
+Prints a Markdown table.  Exit 0; 2 on bad input (one line).
+"""
+
+import argparse
+import copy
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import ab_compare as ac  # noqa: E402
+import compare_levels as cl  # noqa: E402
+
+PROG = os.path.basename(sys.argv[0])
+
+
+def runs_of(d):
+    """The results directories under D (any depth 1), in time order (names
+    start with the UTC time udpgso_ab.sh gives them)."""
+    if not os.path.isdir(d):
+        raise ac.BadInput("DIR '%s': no such directory" % d)
+    subs = sorted(os.path.join(d, x) for x in os.listdir(d)
+                  if os.path.isfile(os.path.join(d, x, "results.json")))
+    if len(subs) < 2:
+        raise ac.BadInput("DIR '%s': %d results directories, allowed 2 or more" % (d, len(subs)))
+    return [ac.load(s, "DIR") for s in subs]
+
+
+def cut(res, keys, factor):
+    out = copy.deepcopy(res)
+    for r in out["runs"]:
+        v = ac.number(r.get("rx_MBps"))
+        if (r["tx_mode"], r["rx_mode"]) in keys and v is not None:
+            r["rx_MBps"] = v * factor
+    return out
+
+
+def verdicts(old, new, opts):
+    rep = ac.report(old, new, ac.parse([old["_path"], new["_path"]] + opts))
+    v = {}
+    for p in rep["pairs"]:
+        k = (p["tx_mode"], p["rx_mode"])
+        v[k] = p["verdict"] if v.get(k, "within noise") == "within noise" else v[k]
+    return v, rep
+
+
+def evaluate(runs, factor, all_pairs, opts):
+    """-> (same, n, rows, first report): same = comparisons of the same code
+    with any verdict; rows = [(name, found, others)]."""
+    idx = [(i, j) for i in range(len(runs)) for j in range(i + 1, len(runs))] \
+        if all_pairs else [(i, i + 1) for i in range(len(runs) - 1)]
+    keys = []
+    for r in runs[0]["runs"]:
+        k = (r["tx_mode"], r["rx_mode"])
+        if k not in keys:
+            keys.append(k)
+    groups = [("%s -> %s" % k, [k]) for k in keys]
+    for tx in dict.fromkeys(k[0] for k in keys):
+        ks = [k for k in keys if k[0] == tx]
+        if len(ks) > 1:
+            groups.append(("%s -> every rx" % tx, ks))
+    same, found, others, rep0 = 0, {}, {}, None
+    for i, j in idx:
+        v, rep = verdicts(runs[i], runs[j], opts)
+        rep0 = rep0 or rep
+        same += any(x != "within noise" for x in v.values())
+        for name, ks in groups:
+            v, _ = verdicts(runs[i], cut(runs[j], ks, factor), opts)
+            found[name] = found.get(name, 0) + all(v.get(k) == "regression" for k in ks)
+            others[name] = others.get(name, 0) + sum(1 for k, x in v.items()
+                                                     if k not in ks and x != "within noise")
+    rows = [(name, found[name], others[name]) for name, ks in groups]
+    return same, len(idx), rows, rep0, groups
+
+
+def main(argv):
+    opts = []
+    if "--" in argv:
+        opts = argv[argv.index("--") + 1:]
+        argv = argv[:argv.index("--")]
+    ap = ac.Parser(prog=PROG, description=__doc__.split("\n\n")[0])
+    ap.add_argument("dir", metavar="DIR")
+    ap.add_argument("--cut", type=float, default=20.0, metavar="PCT",
+                    help="the cut of a pair's rx MB/s, percent (default 20)")
+    ap.add_argument("--all-pairs", action="store_true",
+                    help="every two runs, not only consecutive ones")
+    a = ap.parse_args(argv)
+    if not 0 < a.cut < 100:
+        raise ac.BadInput("--cut %g: allowed 0 < PCT < 100" % a.cut)
+    runs = runs_of(a.dir)
+    ac.parse(["x", "y"] + opts)         # the options' own bad input, before any work
+    same, n, rows, rep, groups = evaluate(runs, 1.0 - a.cut / 100.0, a.all_pairs, opts)
+    kind = {name: ",".join(sorted({cl.kind_of(k) for k in ks})) for name, ks in groups}
+    print("# compare_power: %s, %d runs, %d comparisons (%s)" % (
+        a.dir, len(runs), n, "every two" if a.all_pairs else "consecutive"))
+    print("")
+    print("- ab_compare options: %s; reference: %s" % (
+        " ".join(opts) or "(default)", rep.get("headline_reference") or
+        rep.get("headline_levels") or rep.get("family_kind")))
+    print("- the same code: %d of %d comparisons with any verdict (a false one)" % (same, n))
+    print("- cut: %g%% of rx MB/s (A and B, every repetition of NEW)" % a.cut)
+    print("")
+    print("| cut | kind | found | verdicts on pairs not cut |")
+    print("|---|---|---|---|")
+    for name, f, o in rows:
+        print("| %s | %s | %d of %d | %d |" % (name, kind[name], f, n, o))
+    return 0
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(main(sys.argv[1:]))
+    except ac.BadInput as e:
+        for line in e.lines:
+            print("%s: %s" % (PROG, line), file=sys.stderr)
+        sys.exit(2)

@@ -1,0 +1,206 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Unit tests of scripts/bench/compare_levels.py: the headline family of
+ab_compare.py (each pair's level against its kind in the round, and a called
+pair left out of the others' reference).  One KTAP line per test ("ok N name"
+/ "not ok N name # reason"); exit 1 when any failed.  compare_test.sh runs it.
+"""
+
+import math
+import os
+import random
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "bench"))
+import compare_levels as cl  # noqa: E402
+import compare_stats as cs  # noqa: E402
+
+TESTS = []
+UDP = [("sendto", "plain"), ("sendto", "gro"), ("sendmmsg", "plain"), ("sendmmsg", "gro")]
+GSO = [(t, r) for t in ("gso-cmsg", "gso-sockopt", "sendmmsg-gso", "zerocopy")
+       for r in ("plain", "gro")]
+PAIRS = UDP + GSO + [("tcp", "tcp")]
+
+
+def test(fn):
+    TESTS.append(fn)
+    return fn
+
+
+def check(cond, why):
+    if not cond:
+        raise AssertionError(why)
+
+
+def close(a, b, tol=1e-9):
+    return abs(a - b) <= tol * max(1.0, abs(a), abs(b))
+
+
+def sd_log(xs):
+    ls = [math.log(x) for x in xs]
+    m = sum(ls) / len(ls)
+    return math.sqrt(sum((x - m) ** 2 for x in ls) / (len(ls) - 1))
+
+
+def run_levels(rng, units=6, drift=0.3, udp_sd=0.01, gso_sd=0.3, cut=(), factor=0.8):
+    """One default run's pair levels, as this VM gives them: every pair moves
+    with the run's and the round's drift; the GSO pairs also move on their own
+    by GSO_SD a round (their level depends on the machine's state), the
+    others by UDP_SD; the pairs in CUT are scaled by FACTOR."""
+    run = math.exp(rng.gauss(0, drift))
+    rounds = [math.exp(rng.gauss(0, 0.1)) for _ in range(units)]
+    out = {}
+    for i, k in enumerate(PAIRS):
+        sd = gso_sd if k in GSO else udp_sd
+        f = factor if k in cut else 1.0
+        out[k] = [100.0 * (i + 1) * run * r * f * math.exp(rng.gauss(0, sd)) for r in rounds]
+    return out
+
+
+def verdicts(fv):
+    return {k: f["verdict"] for k, f in fv.items() if f["verdict"] != "within noise"}
+
+
+@test
+def relative_levels_take_out_the_common_drift():
+    """A factor common to every pair in a round cancels exactly; one pair cut
+    by 20% is 20% lower against the others (each is divided by the OTHER
+    pairs' mean, so the cut is not diluted by its own share), and each other
+    pair rises by the cut's share of the mean it is divided by:
+    0.8 ** (-1 / (pairs - 1))."""
+    rng = random.Random(26)
+    base = {("p%d" % i, "x"): 100.0 * (i + 1) for i in range(5)}
+    drift = [math.exp(rng.gauss(0, 0.3)) for _ in range(6)]
+    old = {k: [v * d for d in drift] for k, v in base.items()}
+    new = {k: [v * d * 1.37 for d in drift] for k, v in base.items()}     # all 37% faster
+    ro, rn = cl.relative_levels(old), cl.relative_levels(new)
+    for k in base:
+        check(len(ro[k]) == 6 and all(close(a, b, 1e-12) for a, b in zip(ro[k], rn[k])),
+              "%s: common drift left in: %s vs %s" % (k, ro[k], rn[k]))
+        check(all(close(x, ro[k][0], 1e-12) for x in ro[k]), "%s: round drift left in" % (k,))
+    cut = ("p2", "x")
+    new[cut] = [x * 0.8 for x in new[cut]]
+    rc = cl.relative_levels(new)
+    check(all(close(a / b, 0.8, 1e-12) for a, b in zip(rc[cut], ro[cut])),
+          "the cut pair: %s" % [a / b for a, b in zip(rc[cut], ro[cut])])
+    for k in base:
+        if k != cut:
+            check(all(close(a / b, 0.8 ** (-1 / 4.0), 1e-12) for a, b in zip(rc[k], ro[k])),
+                  "%s when p2 was cut: %s" % (k, [a / b for a, b in zip(rc[k], ro[k])]))
+    # a round that only 2 pairs have: left out for all three (fewer than 2 others)
+    short = {("a", "x"): [1.0, 2.0], ("b", "x"): [1.0, 2.0], ("c", "x"): [1.0]}
+    rs = cl.relative_levels(short)
+    check([len(rs[k]) for k in sorted(rs)] == [1, 1, 1], "short rounds: %s" % rs)
+
+
+@test
+def reference_by_kind():
+    """The reference of a non-GSO UDP pair is the other three; of a GSO pair
+    the other seven; tcp has no kind-mate and takes every other pair; a pair
+    left out is in no one's reference, and a kind with fewer than 2 left
+    falls back to every other pair; by_kind False is every other pair."""
+    ref = cl.reference_of(("sendto", "plain"), PAIRS, True, [])
+    check(ref == UDP[1:], "sendto/plain: %s" % ref)
+    ref = cl.reference_of(("zerocopy", "gro"), PAIRS, True, [])
+    check(ref == GSO[:-1], "zerocopy/gro: %s" % ref)
+    ref = cl.reference_of(("tcp", "tcp"), PAIRS, True, [])
+    check(ref == UDP + GSO, "tcp: %s" % ref)
+    ref = cl.reference_of(("sendto", "gro"), PAIRS, True, [("sendto", "plain")])
+    check(ref == UDP[2:], "sendto/gro, sendto/plain left out: %s" % ref)
+    ref = cl.reference_of(("sendto", "gro"), PAIRS, True, UDP[2:])
+    check(ref == [UDP[0]] + GSO + [("tcp", "tcp")], "1 kind-mate left: %s" % ref)
+    ref = cl.reference_of(("sendto", "gro"), PAIRS, False, [])
+    check(ref == [q for q in PAIRS if q != ("sendto", "gro")], "all: %s" % ref)
+    check(cl.kind_of(("gso-sockopt", "gro")) == "gso" and cl.kind_of(("new", "x")) == "new",
+          "kinds")
+
+
+@test
+def kind_keeps_the_gso_noise_out():
+    """GSO pairs moving by 30% a round on their own: a non-GSO UDP pair's
+    level against its kind keeps its own 1% (times 1 + 1/3 of the three
+    mates'), against every pair it takes the GSO pairs' noise."""
+    rng = random.Random(5)
+    lv = run_levels(rng, units=40)
+    kind, every = cl.relative_levels(lv, True), cl.relative_levels(lv, False)
+    for k in UDP:
+        check(sd_log(kind[k]) < 0.02, "%s by kind: sd %.3f" % (k, sd_log(kind[k])))
+        check(sd_log(every[k]) > 0.05, "%s against all: sd %.3f" % (k, sd_log(every[k])))
+
+
+def family(old, new, by_kind=True, rel=True):
+    return cl.headline_family(old, new, rel, by_kind, 0.05, 0.95)
+
+
+@test
+def one_cut_pair_does_not_move_its_kind():
+    """sendto -> plain cut by 20% (the others' own noise 0.5% a round): the first pass (the kind's reference with
+    nothing left out) calls its three mates improvements (+7.7% each, beyond
+    the 5% threshold): the test would fail without the rule.  The family
+    leaves the cut pair out of their reference and calls it alone."""
+    rng = random.Random(1)
+    old, new = run_levels(rng, udp_sd=0.005), run_levels(rng, udp_sd=0.005, cut=[UDP[0]])
+    lo, ln = cl.relative_levels(old, True), cl.relative_levels(new, True)
+    first = cs.headline_verdicts([(lo[k], ln[k], 0.05, "higher") for k in PAIRS], 0.95)
+    first = {k: f["verdict"] for k, f in zip(PAIRS, first) if f["verdict"] != "within noise"}
+    check(first == {UDP[0]: "regression", UDP[1]: "improvement", UDP[2]: "improvement",
+                    UDP[3]: "improvement"}, "first pass: %s" % first)
+    _, _, fv, left = family(old, new)
+    check(verdicts(fv) == {UDP[0]: "regression"} and left == [UDP[0]],
+          "verdicts %s, left out %s" % (verdicts(fv), left))
+
+
+@test
+def half_a_kind_cut():
+    """sendto -> plain and sendto -> gro cut by 20% (a slower sendto): against
+    their kind the sendmmsg pairs look 16% faster, as large a change as the
+    cut; sized against every pair, the sendto pairs go first, and the two
+    are called while the sendmmsg pairs are not."""
+    rng = random.Random(2)
+    old, new = run_levels(rng, gso_sd=0.1), run_levels(rng, gso_sd=0.1, cut=UDP[:2])
+    _, _, fv, left = family(old, new)
+    check(verdicts(fv) == {UDP[0]: "regression", UDP[1]: "regression"}
+          and sorted(left) == sorted(UDP[:2]), "verdicts %s, left out %s" % (verdicts(fv), left))
+
+
+@test
+def same_code_calls_nothing():
+    """A/A: 400 pairs of runs with the drift between and within runs and the
+    GSO pairs' own noise: a call in at most 5% (+2 se) of them (Holm over 13
+    pairs at 5%); nothing is left out when nothing is called."""
+    rng = random.Random(3)
+    trials, any_call = 400, 0
+    for _ in range(trials):
+        _, _, fv, left = family(run_levels(rng), run_levels(rng))
+        any_call += bool(verdicts(fv))
+        check(bool(left) == bool(verdicts(fv)), "left out %s, verdicts %s" % (left,
+                                                                             verdicts(fv)))
+    se = math.sqrt(0.05 * 0.95 / trials)
+    check(any_call / trials <= 0.05 + 2 * se, "A/A rate %.3f" % (any_call / trials))
+
+
+@test
+def absolute_levels_leave_nothing_out():
+    """rel False: the pairs' own levels, one pass."""
+    rng = random.Random(4)
+    old, new = run_levels(rng, drift=0.0), run_levels(rng, drift=0.0, cut=[UDP[0]])
+    lo, ln, fv, left = family(old, new, rel=False)
+    check(lo == old and ln == new and left == [], "absolute: left out %s" % left)
+    check(verdicts(fv).get(UDP[0]) == "regression", "absolute: %s" % verdicts(fv))
+
+
+def main():
+    failed = 0
+    for i, fn in enumerate(TESTS, 1):
+        try:
+            fn()
+            print("ok %d %s" % (i, fn.__name__))
+        except AssertionError as e:
+            failed += 1
+            print("not ok %d %s # %s" % (i, fn.__name__, e))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
