@@ -2,30 +2,23 @@
 # SPDX-License-Identifier: GPL-2.0
 """Unit tests of scripts/bench/compare_levels.py: the headline family of
 ab_compare.py (each pair's level against its kind in the round, and a called
-pair left out of the others' reference).  One KTAP line per test ("ok N name"
-/ "not ok N name # reason"); exit 1 when any failed.  compare_test.sh runs it.
+pair left out of the others' reference).  One PASS or FAIL line per test
+(ugtest.py); exit 1 when any failed.  compare_test.sh runs it.
 """
 
 import math
-import os
 import random
 import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(os.path.dirname(HERE), "bench"))
-import compare_levels as cl  # noqa: E402
-import compare_stats as cs  # noqa: E402
+import ugtest
+import compare_levels as cl
+import compare_stats as cs
 
-TESTS = []
+TESTS, test = ugtest.registry()
 UDP = [("sendto", "plain"), ("sendto", "gro"), ("sendmmsg", "plain"), ("sendmmsg", "gro")]
 GSO = [(t, r) for t in ("gso-cmsg", "gso-sockopt", "sendmmsg-gso", "zerocopy")
        for r in ("plain", "gro")]
 PAIRS = UDP + GSO + [("tcp", "tcp")]
-
-
-def test(fn):
-    TESTS.append(fn)
-    return fn
 
 
 def check(cond, why):
@@ -33,7 +26,7 @@ def check(cond, why):
         raise AssertionError(why)
 
 
-def close(a, b, tol=1e-9):
+def close(a, b, tol=1e-12):
     return abs(a - b) <= tol * max(1.0, abs(a), abs(b))
 
 
@@ -190,17 +183,5 @@ def absolute_levels_leave_nothing_out():
     check(verdicts(fv).get(UDP[0]) == "regression", "absolute: %s" % verdicts(fv))
 
 
-def main():
-    failed = 0
-    for i, fn in enumerate(TESTS, 1):
-        try:
-            fn()
-            print("ok %d %s" % (i, fn.__name__))
-        except AssertionError as e:
-            failed += 1
-            print("not ok %d %s # %s" % (i, fn.__name__, e))
-    return 1 if failed else 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(ugtest.run_tests(TESTS))

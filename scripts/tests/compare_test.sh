@@ -47,9 +47,16 @@ while read -r st num name rest; do
 	*) ktap_fail "stats: unexpected output" "$st $num $name $rest" ;;
 	esac
 done < <(python3 scripts/tests/compare_stats_test.py "$BASE" 2>&1 ||
-	 echo "not ok 0 compare_stats_test.py # exit $?"
-	 python3 scripts/tests/compare_levels_test.py 2>&1 ||
-	 echo "not ok 0 compare_levels_test.py # exit $?")
+	 echo "not ok 0 compare_stats_test.py # exit $?")
+# the headline family's levels (ugtest.py: PASS/FAIL lines)
+while read -r st rest; do
+	case "$st" in
+	PASS) ktap_ok "levels: $rest" ;;
+	FAIL) ktap_fail "levels: ${rest%%:*}" "${rest#*: }" ;;
+	*) ktap_fail "levels: unexpected output" "$st $rest" ;;
+	esac
+done < <(python3 scripts/tests/compare_levels_test.py 2>&1 ||
+	 echo "FAIL compare_levels_test.py: exit $?")
 
 # ---- verdicts on the committed run ---------------------------------------------------
 run_cmp self "$BASE" "$BASE" --json
