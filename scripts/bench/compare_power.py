@@ -61,8 +61,9 @@ def verdicts(old, new, opts):
 
 
 def evaluate(runs, factor, all_pairs, opts):
-    """-> (same, n, rows, first report): same = comparisons of the same code
-    with any verdict; rows = [(name, found, others)]."""
+    """-> (same, n, rows, first report, groups, false): same = comparisons of
+    the same code with any verdict; rows = [(name, found, others)]; false =
+    each same-code verdict -> how many runs apart its comparisons were."""
     idx = [(i, j) for i in range(len(runs)) for j in range(i + 1, len(runs))] \
         if all_pairs else [(i, i + 1) for i in range(len(runs) - 1)]
     keys = []
@@ -75,18 +76,22 @@ def evaluate(runs, factor, all_pairs, opts):
         ks = [k for k in keys if k[0] == tx]
         if len(ks) > 1:
             groups.append(("%s -> every rx" % tx, ks))
-    same, found, others, rep0 = 0, {}, {}, None
+    same, found, others, rep0, false = 0, {}, {}, None, {}
     for i, j in idx:
         v, rep = verdicts(runs[i], runs[j], opts)
         rep0 = rep0 or rep
         same += any(x != "within noise" for x in v.values())
+        for k, x in v.items():
+            if x != "within noise":
+                w = "%s -> %s %s" % (k[0], k[1], x)
+                false[w] = false.get(w, []) + [j - i]
         for name, ks in groups:
             v, _ = verdicts(runs[i], cut(runs[j], ks, factor), opts)
             found[name] = found.get(name, 0) + all(v.get(k) == "regression" for k in ks)
             others[name] = others.get(name, 0) + sum(1 for k, x in v.items()
                                                      if k not in ks and x != "within noise")
     rows = [(name, found[name], others[name]) for name, ks in groups]
-    return same, len(idx), rows, rep0, groups
+    return same, len(idx), rows, rep0, groups, false
 
 
 def main(argv):
@@ -105,7 +110,7 @@ def main(argv):
         raise ac.BadInput("--cut %g: allowed 0 < PCT < 100" % a.cut)
     runs = runs_of(a.dir)
     ac.parse(["x", "y"] + opts)         # the options' own bad input, before any work
-    same, n, rows, rep, groups = evaluate(runs, 1.0 - a.cut / 100.0, a.all_pairs, opts)
+    same, n, rows, rep, groups, false = evaluate(runs, 1.0 - a.cut / 100.0, a.all_pairs, opts)
     kind = {name: ",".join(sorted({cl.kind_of(k) for k in ks})) for name, ks in groups}
     print("# compare_power: %s, %d runs, %d comparisons (%s)" % (
         a.dir, len(runs), n, "every two" if a.all_pairs else "consecutive"))
@@ -113,7 +118,9 @@ def main(argv):
     print("- ab_compare options: %s; reference: %s" % (
         " ".join(opts) or "(default)", rep.get("headline_reference") or
         rep.get("headline_levels") or rep.get("family_kind")))
-    print("- the same code: %d of %d comparisons with any verdict (a false one)" % (same, n))
+    print("- the same code: %d of %d comparisons with any verdict (a false one)%s" % (
+        same, n, "".join("; %s x%d (runs apart: %s)" % (w, len(g), ",".join(map(str, g)))
+                         for w, g in sorted(false.items()))))
     print("- cut: %g%% of rx MB/s (A and B, every repetition of NEW)" % a.cut)
     print("")
     print("| cut | kind | found | verdicts on pairs not cut |")
