@@ -166,10 +166,35 @@ _ug_run_from() {
 		unset "_ug_defer[$i]"
 	done
 }
-# run and drop everything deferred so far (every scope)
+# run and drop everything deferred so far (every scope), after ending the
+# receivers still running (ug_rx_start)
 run_deferred() {
+	_ug_end_live
 	_ug_run_from 0
 	_ug_defer=() _ug_scopes=()
+}
+# Receivers ug_rx_start started and ug_rx_end has not waited for: a signal
+# to the script's process group misses one under timeout(1), which runs in
+# a process group of its own, so the exit ends them: TERM, up to 2 s, KILL
+_ug_live=()
+_ug_forget() {
+	local i
+	for i in "${!_ug_live[@]}"; do
+		[ "${_ug_live[$i]}" != "$1" ] || unset "_ug_live[$i]"
+	done
+}
+_ug_end_live() {
+	local i p alive
+	[ "${#_ug_live[@]}" -gt 0 ] || return 0
+	kill "${_ug_live[@]}" 2>/dev/null
+	for ((i = 0; i < 20; i++)); do
+		alive=0
+		for p in "${_ug_live[@]}"; do kill -0 "$p" 2>/dev/null && alive=1; done
+		[ "$alive" = 1 ] || break
+		sleep 0.1
+	done
+	kill -KILL "${_ug_live[@]}" 2>/dev/null
+	_ug_live=()
 }
 _ug_on_exit() { local rc=$?; trap - EXIT; run_deferred; exit "$rc"; }
 _ug_on_sig() { trap - EXIT INT TERM HUP; run_deferred; exit "$1"; }
@@ -373,9 +398,11 @@ ug_rx_start() {
 	local have=$_ug_bound
 	ip netns exec "$(ns_name "$ns")" "$@" >"$out" 2>"$err" &
 	UG_RX_PID=$!
+	_ug_live+=("$UG_RX_PID")
 	ug_wait_port "$proto" "$ns" "$port" "$UG_RX_PID" "${UG_PORT_SECS:-5}" "$have" && return 0
 	kill "$UG_RX_PID" 2>/dev/null
 	wait "$UG_RX_PID" 2>/dev/null
+	_ug_forget "$UG_RX_PID"
 	return 1
 }
 # ug_tx_run NS OUT ERR CMD...: the sender CMD in our namespace NS, stdout to
@@ -389,9 +416,11 @@ ug_tx_run() {
 # first when given (INT: it prints its summary and exits 0), then wait for
 # it; returns its exit status
 ug_rx_end() {
-	local pid=${2:-$UG_RX_PID}
+	local pid=${2:-$UG_RX_PID} rc=0
 	[ -z "${1:-}" ] || kill -"$1" "$pid" 2>/dev/null
-	wait "$pid"
+	wait "$pid" || rc=$?
+	_ug_forget "$pid"
+	return "$rc"
 }
 
 # ug_wait_still QUIET TRIES CMD...: run CMD every 0.1 s until its output is

@@ -295,6 +295,33 @@ else
 	ktap_fail "remote over ssh (sshd in a namespace, IPv4 and IPv6): results, counters by side, restore"
 fi
 
+# ---- a receiver under timeout(1) when the script's process group is killed ------------
+# timeout runs in a process group of its own, so the group's SIGTERM misses it
+# (found 2026-11-27: udpgso_bench.sh left its receiver for 30 s): lib.sh's exit
+# ends every receiver ug_rx_start started and ug_rx_end did not wait for
+# shellcheck disable=SC2016 # expanded by the child shell
+setsid bash -c '. "$1/scripts/lib.sh"; ug_trap_install; ns_add r || exit 1
+	ip -n "$(ns_name r)" link set lo up
+	ug_rx_start r -u 8123 /dev/null /dev/null timeout 30 "$1/udpgso_bench_rx" -4 -p 8123 ||
+		exit 1
+	echo "$$ $UG_RX_PID" >"$2"; sleep 60' _ "$UG_TOP" "$tmp/rxpid" 2>"$tmp/rxpid.err" &
+rpid=$!
+for ((w = 0; w < 100; w++)); do [ -s "$tmp/rxpid" ] && break; sleep 0.1; done
+read -r rsh rrx <"$tmp/rxpid" 2>/dev/null
+kill -TERM -- "-$rpid" 2>/dev/null
+{ wait "$rpid"; } 2>/dev/null		# no "Terminated" line from the job
+for ((w = 0; w < 30; w++)); do kill -0 "${rrx:-0}" 2>/dev/null || break; sleep 0.1; done
+rleft=$(ip netns list | grep "^ug$rsh-" | cut -d' ' -f1)
+if [[ "${rrx:-}" =~ ^[0-9]+$ ]] && ! kill -0 "$rrx" 2>/dev/null && [ -z "$rleft" ]; then
+	ktap_ok "SIGTERM to a script's process group ends its receiver under timeout(1)"
+else
+	ktap_fail "SIGTERM to a script's process group, receiver under timeout(1)" \
+		"receiver ${rrx:-not started} $(kill -0 "${rrx:-0}" 2>/dev/null && echo alive);" \
+		"ns ${rleft:-none}; $(head -2 "$tmp/rxpid.err" | tr '\n' ' ')"
+	[ -z "${rrx:-}" ] || kill "$rrx" 2>/dev/null
+	for n in $rleft; do ip netns del "$n"; done
+fi
+
 # ---- restore under kill ----------------------------------------------------------------
 # one_kill I: start a run in its own process group, kill it (or a child) at a
 # random point, then compare; local-pair runs check their namespaces and
