@@ -454,7 +454,8 @@ def markdown(rep):
                   "fewer than 2) in the same round" if rep.get("headline_reference") == "kind"
                   else ", against the other pairs' in the same round"
                   if rep.get("headline_levels") == "relative" else "",
-                  "; left out of the others' reference, their own change being called: %s" %
+                  "; left out of the other pairs' reference, in this order, each called in"
+                  " the pass before: %s" %
                   ", ".join(rep["left_out_of_reference"])
                   if rep.get("left_out_of_reference") else ""), "",
               "| tx | rx | runs old/new | MB/s old -> new | change (%) [interval] | verdict |",
