@@ -39,7 +39,20 @@ def runs_of(d):
                   if os.path.isfile(os.path.join(d, x, "results.json")))
     if len(subs) < 2:
         raise ac.BadInput("DIR '%s': %d results directories, allowed 2 or more" % (d, len(subs)))
-    return [ac.load(s, "DIR") for s in subs]
+    runs = [ac.load(s, "DIR") for s in subs]
+    # one campaign: one method and one matrix, or the comparisons mean nothing
+    kinds = {}
+    for r in runs:
+        k = (r.get("method"), tuple(sorted({(x["tx_mode"], x["rx_mode"], x["setting"])
+                                            for x in r["runs"]})))
+        kinds.setdefault(k, []).append(os.path.basename(r["_path"]))
+    if len(kinds) > 1:
+        which = ", ".join("%s%s (%s)" % (ns[0], " and %d more" % (len(ns) - 1) if len(ns) > 1
+                                         else "", m or "no method")
+                          for (m, _), ns in kinds.items())
+        raise ac.BadInput("DIR '%s': runs of different methods or matrices: %s; allowed"
+                          " one method and one matrix" % (d, which))
+    return runs
 
 
 def cut(res, keys, factor):

@@ -444,6 +444,15 @@ if [ "$rc" = 2 ] && [ ! -s "$tmp/pw1.out" ] && [ "$(lines "$tmp/pw1.err")" = 1 ]
 else
 	ktap_fail "compare_power.py with one run" "exit $rc: $(head -2 "$tmp/pw1.err")"
 fi
+ln -s "$UG_TOP/$BASE" "$tmp/pw/"
+scripts/bench/compare_power.py "$tmp/pw" >"$tmp/pw2.out" 2>"$tmp/pw2.err"
+rc=$?
+if [ "$rc" = 2 ] && [ ! -s "$tmp/pw2.out" ] && [ "$(lines "$tmp/pw2.err")" = 1 ] &&
+   grep -q "runs of different methods or matrices: .*(no method), .*(slices)" "$tmp/pw2.err"; then
+	ktap_ok "compare_power.py with runs of two methods: exit 2: $(cat "$tmp/pw2.err")"
+else
+	ktap_fail "compare_power.py with runs of two methods" "exit $rc: $(head -2 "$tmp/pw2.err")"
+fi
 # two default runs of the new default (slices, at least 6 pairs) back to back at
 # load 15-19 (results/ab-2026-11-25b/campaign/default): the same code exits 0;
 # there the pairs' levels move by a factor within a run, and the 20% cut is
