@@ -368,11 +368,23 @@ else
 	ktap_fail "two real default runs of the same code, headline family" \
 		"exit $(rc_of h_same): $(head -2 "$tmp/h_same.err")"
 fi
-"$MUT" "$RUN2" "$tmp/h_cut" scale sendto plain A rx_MBps 0.8 -- scale sendto plain B rx_MBps 0.8
-run_cmp h_cut "$RUN1" "$tmp/h_cut" --headline --out "$tmp/h_cut.d" --no-plot
-if [ "$(rc_of h_cut)" = 1 ] && [ "$(lines "$tmp/h_cut.err")" = 2 ] &&
-   grep -q "regression: sendto/plain A: throughput (pair level" "$tmp/h_cut.err" &&
-   ug_jcheck "$tmp/h_cut.d/compare.json" "count.get('regression') == 2"; then
+# cut_called NAME OLD NEW TX RX PAT CHECK... [-- ARGS...]: NEW with TX -> RX's
+# rx MB/s cut by 20% (A and B, every repetition) in $tmp/NAME; true when
+# ab_compare OLD $tmp/NAME ARGS exits 1 with two lines, the first naming
+# TX/RX A and matching PAT, and its compare.json passes every CHECK
+cut_called() {
+	local n=$1 old=$2 new=$3 tx=$4 rx=$5 pat=$6 checks=()
+	shift 6
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do checks+=("$1"); shift; done
+	[ $# -eq 0 ] || shift
+	"$MUT" "$new" "$tmp/$n" scale "$tx" "$rx" A rx_MBps 0.8 -- scale "$tx" "$rx" B rx_MBps 0.8
+	run_cmp "$n" "$old" "$tmp/$n" "$@" --out "$tmp/$n.d" --no-plot
+	[ "$(rc_of "$n")" = 1 ] && [ "$(lines "$tmp/$n.err")" = 2 ] &&
+		grep -q "regression: $tx/$rx A: $pat" "$tmp/$n.err" &&
+		ug_jcheck "$tmp/$n.d/compare.json" "${checks[@]}"
+}
+if cut_called h_cut "$RUN1" "$RUN2" sendto plain "throughput (pair level" \
+	"count.get('regression') == 2" -- --headline; then
 	ktap_ok "real default runs, sendto -> plain cut by 20% in every repetition: exit 1, named"
 else
 	ktap_fail "real default runs, sendto -> plain cut by 20%" \
@@ -402,12 +414,8 @@ else
 	ktap_fail "two quiet default runs, against their kind" \
 		"exit $(rc_of k_same): $(head -2 "$tmp/k_same.err")"
 fi
-"$MUT" "$HN2" "$tmp/k_cut" scale sendto plain A rx_MBps 0.8 -- scale sendto plain B rx_MBps 0.8
-run_cmp k_cut "$HN1" "$tmp/k_cut" --out "$tmp/k_cut.d" --no-plot
-if [ "$(rc_of k_cut)" = 1 ] && [ "$(lines "$tmp/k_cut.err")" = 2 ] &&
-   grep -q "regression: sendto/plain A: throughput (pair level.*other udp pairs'" \
-	"$tmp/k_cut.err" &&
-   ug_jcheck "$tmp/k_cut.d/compare.json" "count == {'regression': 2, 'within noise': 24}" \
+if cut_called k_cut "$HN1" "$HN2" sendto plain "throughput (pair level.*other udp pairs'" \
+	"count == {'regression': 2, 'within noise': 24}" \
 	"left_out_of_reference == ['sendto/plain']"; then
 	ktap_ok "quiet default runs, sendto -> plain cut by 20%: exit 1, named alone"
 else
@@ -436,23 +444,21 @@ else
 	ktap_fail "compare_power.py" "exit $rc: $(head -2 "$tmp/pw.err")"
 fi
 rm "$tmp/pw/20261127T025923Z-vm-default" "$tmp/pw/20261127T030404Z-vm-default"
-scripts/bench/compare_power.py "$tmp/pw" >"$tmp/pw1.out" 2>"$tmp/pw1.err"
-rc=$?
-if [ "$rc" = 2 ] && [ ! -s "$tmp/pw1.out" ] && [ "$(lines "$tmp/pw1.err")" = 1 ] &&
-   grep -q "1 results directories, allowed 2 or more" "$tmp/pw1.err"; then
-	ktap_ok "compare_power.py with one run: exit 2: $(cat "$tmp/pw1.err")"
-else
-	ktap_fail "compare_power.py with one run" "exit $rc: $(head -2 "$tmp/pw1.err")"
-fi
+# power_bad WHAT PAT: compare_power.py on $tmp/pw exits 2 with one line matching PAT
+power_bad() {
+	local rc
+	scripts/bench/compare_power.py "$tmp/pw" >"$tmp/pwb.out" 2>"$tmp/pwb.err"
+	rc=$?
+	if [ "$rc" = 2 ] && [ ! -s "$tmp/pwb.out" ] && [ "$(lines "$tmp/pwb.err")" = 1 ] &&
+	   grep -q "$2" "$tmp/pwb.err"; then
+		ktap_ok "compare_power.py with $1: exit 2: $(cat "$tmp/pwb.err")"
+	else
+		ktap_fail "compare_power.py with $1" "exit $rc: $(head -2 "$tmp/pwb.err")"
+	fi
+}
+power_bad "one run" "1 results directories, allowed 2 or more"
 ln -s "$UG_TOP/$BASE" "$tmp/pw/"
-scripts/bench/compare_power.py "$tmp/pw" >"$tmp/pw2.out" 2>"$tmp/pw2.err"
-rc=$?
-if [ "$rc" = 2 ] && [ ! -s "$tmp/pw2.out" ] && [ "$(lines "$tmp/pw2.err")" = 1 ] &&
-   grep -q "runs of different methods or matrices: .*(no method), .*(slices)" "$tmp/pw2.err"; then
-	ktap_ok "compare_power.py with runs of two methods: exit 2: $(cat "$tmp/pw2.err")"
-else
-	ktap_fail "compare_power.py with runs of two methods" "exit $rc: $(head -2 "$tmp/pw2.err")"
-fi
+power_bad "runs of two methods" "runs of different methods or matrices: .*(no method), .*(slices)"
 # two default runs of the new default (slices, at least 6 pairs) back to back at
 # load 15-19 (results/ab-2026-11-25b/campaign/default): the same code exits 0;
 # there the pairs' levels move by a factor within a run, and the 20% cut is
