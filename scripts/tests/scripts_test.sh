@@ -322,6 +322,28 @@ else
 	for n in $rleft; do ip netns del "$n"; done
 fi
 
+# ---- udpgro_conf.sh: a train whose counters are incomplete -----------------------------
+# (issue 25's skbs no BPF program saw, 1 in about 18 make checks here) is named
+# and sent again, at most 3 trains; incomplete 3 times running fails; with -n
+# an incomplete rep is not one of the REPS.  UDPGRO_CONF_FAKE_INCOMPLETE=N
+# makes the first N checks of the run answer incomplete.
+conf() { UDPGRO_CONF_FAKE_INCOMPLETE=$1 "$UG_TOP/udpgro_conf.sh" -k 'ipv4 same (gro)' "${@:2}" 2>&1; }
+c1=$(conf 1)
+if ! grep -q "counters agree" <<<"$c1"; then
+	ktap_skip "udpgro_conf.sh, incomplete counters" "no per-skb counters here: $(grep -m1 '^ok\|^not ok' <<<"$c1")"
+else
+	c3=$(conf 3) cn=$(conf 1 -n 2)
+	if grep -q "^ok 1 ipv4 same (gro) \[1 train(s) before with counters incomplete, named\] \[counters agree\]$" <<<"$c1" &&
+	   grep -q "^# train 1 not compared: counters incomplete: injected" <<<"$c1" &&
+	   grep -q "^not ok 1 ipv4 same (gro) \[2 train(s) before.*# counters incomplete: injected" <<<"$c3" &&
+	   grep -q "^ok 1 ipv4 same (gro) x2: counters agree 2, disagree 0, incomplete 1," <<<"$cn"; then
+		ktap_ok "udpgro_conf.sh: an incomplete train is named and sent again; 3 running fail"
+	else
+		ktap_fail "udpgro_conf.sh, incomplete counters" \
+			"$(grep -h '^ok\|^not ok' <<<"$c1$c3$cn" | tr '\n' '|')"
+	fi
+fi
+
 # ---- restore under kill ----------------------------------------------------------------
 # one_kill I: start a run in its own process group, kill it (or a child) at a
 # random point, then compare; local-pair runs check their namespaces and
