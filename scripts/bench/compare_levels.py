@@ -17,7 +17,6 @@ def number(v):
     return float(v) if math.isfinite(v) else None
 
 
-
 def pair_levels(runs):
     """unit (run_id, else rep) -> geometric mean of the A and B rx MB/s of
     that unit, for the units that have both."""
