@@ -136,7 +136,6 @@ st_cmd() {		# CMD: its answer (lines up to ".") on stdout
 	done
 	return 1
 }
-# st_check OUT: "" or what the counters contradict
 # st_why OUT: why=$(st_check OUT); the first UDPGRO_CONF_FAKE_INCOMPLETE
 # checks of the run answer "counters incomplete" instead (the hook by which
 # scripts_test.sh tests what an incomplete train gets)
@@ -148,6 +147,7 @@ st_why() {
 	fi
 	why=$(st_check "$1")
 }
+# st_check OUT: "" or what the counters contradict
 st_check() {
 	local out=$1 c pk merged in co
 	c=$(st_cmd counters) || { echo "udpgso_stats serve did not answer"; return; }
