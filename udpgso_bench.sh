@@ -213,6 +213,13 @@ XFER_DST=127.0.0.1 xfer "ipv6 socket to v4-mapped 127.0.0.1, gso" -6 \
 	"-s 12000 -S 1200 --count 120 --seq" "-n 120 -l 1200 -v --seq $RCVBUF" \
 	"${EX[@]}" "tx.calls == 12" "tx.gso.active"
 
+# -l with decimals (udpgso_ab.sh's sub-second slices): the sender stops at
+# 300 ms, as its own clock and the JSON say; the receiver got every datagram
+xfer "ipv4 -l 0.3 (a run time in ms)" -4 "-l 0.3 -s 1000 --seq" \
+	"-l 1000 -v --seq -R 500 $RCVBUF" "tx.options.runtime_s == 0.3" \
+	"0.3 <= tx.duration_s < 0.5" "tx.datagrams > 0" "rx.datagrams == tx.datagrams" \
+	"rx.seq.loss == 0" "tx.errors == 0"
+
 # pacing: SO_TXTIME needs the fq qdisc; 100 x 1000 B at 8 Mbit/s is 99 ms
 # between the first and last departure, which a correct pacer cannot beat
 if ip -n "$ns" link set lo up && tc -n "$ns" qdisc replace dev lo root fq 2>/dev/null; then
@@ -266,6 +273,9 @@ bad udpgso_bench_tx '-S .*allowed' -4 -D 127.0.0.1 -S 70000
 bad udpgso_bench_tx '-p .*allowed' -4 -D 127.0.0.1 -p 0
 bad udpgso_bench_tx '-p .*allowed' -4 -D 127.0.0.1 -p 65536
 bad udpgso_bench_tx '-l .*allowed' -4 -D 127.0.0.1 -l -1
+bad udpgso_bench_tx '-l .*at most 3 decimals' -4 -D 127.0.0.1 -l 0.1234
+bad udpgso_bench_tx '-l .*at most 3 decimals' -4 -D 127.0.0.1 -l 1.
+bad udpgso_bench_tx '-l .*allowed' -4 -D 127.0.0.1 -l 1e3
 bad udpgso_bench_tx '-M .*allowed' -4 -D 127.0.0.1 -M x
 bad udpgso_bench_tx '-D' -4 -D 300.1.1.1
 bad udpgso_bench_tx '-D' -6 -D not-an-address

@@ -37,7 +37,7 @@ struct tx_cfg {
 	bool audit, cache, mmsg, poll, tcp, tstamp, hw_ts, verbose, zerocopy;
 	bool connected, json, seq, no_fallback, segment, sockopt;
 	int cpu;
-	long long runtime_s;		/* -1: until -M / --count / signal */
+	long long runtime_ms;		/* -l, in ms; -1: until -M / --count / signal */
 	int poll_loop_s;
 	uint64_t msg_nr, count;
 	int port, port_count;

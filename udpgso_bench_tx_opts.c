@@ -85,7 +85,7 @@ static int min_dgram(const struct tx_cfg *cfg)
 }
 
 static const struct tx_cfg defaults = {
-	.cpu = -1, .runtime_s = -1, .poll_loop_s = 2, .connected = true,
+	.cpu = -1, .runtime_ms = -1, .poll_loop_s = 2, .connected = true,
 	.port = 8000, .port_count = 1, .payload_len = 1472 * 42,
 	.threads = 1, .sockets = 1,
 };
@@ -124,7 +124,7 @@ void tx_parse_opts(int argc, char **argv, struct tx_cfg *cfg)
 			cfg->hw_ts = cfg->tstamp = true;
 			break;
 		case 'l':
-			cfg->runtime_s = ug_parse_ll("-l", optarg, 0, 31536000);
+			cfg->runtime_ms = ug_parse_secs_ms("-l", optarg, 0, 31536000000LL);
 			break;
 		case 'L':
 			cfg->poll_loop_s = ug_parse_ll("-L", optarg, 0, 3600);

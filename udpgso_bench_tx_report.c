@@ -104,7 +104,10 @@ static void json_options(struct ug_json *j, const struct tx_cfg *cfg, const stru
 	ug_json_arr_close(j);
 	ug_json_u64(j, "count", cfg->count);
 	ug_json_u64(j, "msg_nr", cfg->msg_nr);
-	ug_json_i64_or_null(j, "runtime_s", cfg->runtime_s >= 0, cfg->runtime_s);
+	if (cfg->runtime_ms >= 0 && cfg->runtime_ms % 1000)
+		ug_json_dbl(j, "runtime_s", cfg->runtime_ms / 1000.0);
+	else
+		ug_json_i64_or_null(j, "runtime_s", cfg->runtime_ms >= 0, cfg->runtime_ms / 1000);
 	ug_json_i64(j, "poll_loop_s", cfg->poll_loop_s);
 	ug_json_bool(j, "tcp", cfg->tcp);
 	ug_json_bool(j, "zerocopy", cfg->zerocopy);

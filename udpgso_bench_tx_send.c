@@ -504,8 +504,8 @@ uint64_t tx_send(struct tx_run *x)
 	}
 	x->start_ns = ug_now_ns();
 	tx_report_start(&x->rep, x->start_ns);
-	if (cfg->runtime_s >= 0)
-		x->deadline = x->start_ns + cfg->runtime_s * NSEC;
+	if (cfg->runtime_ms >= 0)
+		x->deadline = x->start_ns + cfg->runtime_ms * (NSEC / 1000);
 
 	if (cfg->threads == 1) {
 		thrs[0].report = true;

@@ -138,6 +138,59 @@ long long ug_parse_ll_suffix(const char *opt, const char *arg,
 	return ug_parse_num(opt, arg, min, max, true);
 }
 
+/* MS as seconds: "2", "0.25" */
+static const char *ug_ms_str(char *buf, size_t len, long long ms)
+{
+	if (ms % 1000)
+		snprintf(buf, len, "%lld.%03lld", ms / 1000, ms % 1000);
+	else
+		snprintf(buf, len, "%lld", ms / 1000);
+	return buf;
+}
+
+/*
+ * Seconds with at most three decimals ("2", "0.5", "0.25") -> milliseconds,
+ * exact (no floating point): -l of the tx tool, whose upstream form takes
+ * whole seconds only.
+ */
+long long ug_parse_secs_ms(const char *opt, const char *arg,
+			   long long min_ms, long long max_ms)
+{
+	long long ms = 0, scale = 1000;
+	char lo[32], hi[32];
+	const char *p = arg;
+
+	if (!p || !*p)
+		goto bad;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		if (ms > max_ms)
+			goto range;
+		ms = ms * 10 + (*p - '0') * 1000;
+	}
+	if (p == arg)
+		goto bad;
+	if (*p == '.') {
+		for (p++; *p >= '0' && *p <= '9' && scale > 1; p++) {
+			scale /= 10;
+			ms += (*p - '0') * scale;
+		}
+		if (scale == 1000)
+			goto bad;
+	}
+	if (*p)
+		goto bad;
+	if (ms < min_ms || ms > max_ms)
+		goto range;
+	return ms;
+bad:
+	ug_die(1, "%s '%s': not a number of seconds, allowed %s..%s with at most 3 decimals",
+	       opt, arg ? arg : "", ug_ms_str(lo, sizeof(lo), min_ms),
+	       ug_ms_str(hi, sizeof(hi), max_ms));
+range:
+	ug_die(1, "%s %s: out of range, allowed %s..%s seconds", opt, arg,
+	       ug_ms_str(lo, sizeof(lo), min_ms), ug_ms_str(hi, sizeof(hi), max_ms));
+}
+
 uint64_t ug_parse_rate_Bps(const char *opt, const char *arg,
 			   uint64_t min_Bps, uint64_t max_Bps)
 {

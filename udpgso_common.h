@@ -99,6 +99,8 @@ void ug_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  */
 long long ug_parse_ll(const char *opt, const char *arg,
 		      long long min, long long max);
+long long ug_parse_secs_ms(const char *opt, const char *arg,
+			   long long min_ms, long long max_ms);
 long long ug_parse_ll_suffix(const char *opt, const char *arg,
 			     long long min, long long max);
 /* rate with optional suffix k/M/G (x1000) and unit "bit"/"bps" or "B"

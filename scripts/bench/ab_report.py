@@ -396,6 +396,13 @@ def units(cost_label):
             "cpu_idle_fraction": "idle share of all CPUs over the tx window"}
 
 
+
+def whole_or_float(text):
+    """run.conf's secs: an int when whole (1), else a float (0.5)."""
+    v = float(text)
+    return int(v) if v.is_integer() else v
+
+
 def run_doc(conf, settings, command, cost_label):
     """what results.json says about the run itself"""
     return {
@@ -405,7 +412,7 @@ def run_doc(conf, settings, command, cost_label):
         "ncpus": int(conf["ncpus"]), "topology": conf["topology"],
         "dev_tx": conf["dev_tx"], "dev_rx": conf["dev_rx"],
         "settings": {s: conf.get("spec_" + s, "") for s in settings},
-        "reps": int(conf["reps"]), "secs": int(conf["secs"]), "size": int(conf["size"]),
+        "reps": int(conf["reps"]), "secs": whole_or_float(conf["secs"]), "size": int(conf["size"]),
         "families": [int(f) for f in (conf.get("families") or "4").split()],
         "size_v6": int(conf["size_v6"]) if conf.get("size_v6") else None,
         "segs": int(conf["segs"]),
@@ -513,10 +520,10 @@ def write_summary(d, res):
                                     for k, v in res["settings"].items()))
     iv = res["interval"]
     if iv["target_pct"] is None:
-        L.append("%d reps x %d s per configuration, datagram size %d, %d per GSO send." % (
+        L.append("%d reps x %g s per configuration, datagram size %d, %d per GSO send." % (
             res["reps"], res["secs"], res["size"], res["segs"]))
     else:
-        L.append("Slices of %d s, A and B alternating; repeated until the %g%% interval of "
+        L.append("Slices of %g s, A and B alternating; repeated until the %g%% interval of "
                  "every pair is within ±%g%% (at least %d, at most %d pairs%s); stopped: %s. "
                  "Datagram size %d, %d per GSO send." % (
                      res["secs"], iv["level"], iv["target_pct"], iv["min_pairs"],
