@@ -157,6 +157,11 @@ def pair(old, new, ignore_settings):
             if s in so and s in sn and so[s] != sn[s]:
                 errs.append("setting %s differs: OLD '%s', NEW '%s' (--ignore-settings compares"
                             " anyway)" % (s, so[s], sn[s]))
+    lo, ln = number(old.get("secs")), number(new.get("secs"))
+    if not ignore_settings and lo and ln and lo != ln and old.get("method") != "inrun":
+        # a slice's start and end weigh more in a shorter one: levels move
+        errs.append("slice length differs: OLD %g s, NEW %g s (-l; --ignore-settings compares"
+                    " anyway)" % (lo, ln))
     if errs:
         raise BadInput(errs)
     first = {}
@@ -568,9 +573,9 @@ def matrix_args(path):
     if rxs:
         a += ["--rx", ",".join(rxs)]
     for opt, key in (("-n", "reps"), ("-l", "secs"), ("--size", "size"), ("--segs", "segs")):
-        v = res.get(key)
-        if isinstance(v, int) and not isinstance(v, bool):
-            a += [opt, str(v)]
+        v = number(res.get(key))
+        if v is not None:
+            a += [opt, "%g" % v]
     fams = res.get("families") or [4]
     if fams != [4]:
         a += ["--family", "both" if len(fams) > 1 else str(fams[0])]

@@ -41,10 +41,16 @@ def pair_line(a, n_pairs):
         pct = 100.0 * (factor - 1.0)
         by = ("%.2fx" % factor) if factor >= 1.5 else ("%.1f%%" % pct)
         return ("- %s: **%s is %s by %s** (%s) — real: the interval excludes 1.0 and "
-                "p = %.2g passes the correction for %d pairs" % (
-                    where, side, better_word, by, rng, iv["p"], n_pairs))
+                "%s passes the correction for %d pairs" % (
+                    where, side, better_word, by, rng, fmt_p(iv["p"]), n_pairs))
     return ("- %s: **no difference shown** (%s) — the interval includes 1.0; a difference "
             "below %.1f%% could not have been seen" % (where, rng, iv["mde_pct"]))
+
+
+def fmt_p(p):
+    """'p = 2.1e-07'; a p below what a double's t tail holds (it reads 0) as
+    'p < 1e-16', never 'p = 0'."""
+    return "p < 1e-16" if p < 1e-16 else "p = %.2g" % p
 
 
 def headline(res):

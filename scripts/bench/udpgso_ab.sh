@@ -45,13 +45,14 @@ usage: $ug_prog [options]
   --ci LEVEL,WIDTH   repeat until the LEVEL% interval of every tx/rx pair's A/B
                      ratio is within +-WIDTH% (LEVEL 50..99.9, WIDTH 0.1..50;
                      default 95,3; "off": exactly -n reps)
-  --max-reps N       with --ci: at most N pairs of slices per tx/rx pair (2..200, 30)
+  --max-reps N       with --ci: at most N pairs of slices per tx/rx pair (2..200, 100)
   --budget SECS      with --ci: start no new round after SECS of measuring
                      (10..86400, default 260: make run in under 5 minutes)
   -n, --reps N       repetitions per configuration, A and B interleaved (1..50, 3;
                      6 with the default --method auto);
                      with --ci the minimum; -n without --ci means --ci off
-  -l, --secs S       seconds per slice (one run of A or B) (1..60, default 1)
+  -l, --secs S       seconds per slice (one run of A or B) (0.2..60, at most 3
+                     decimals; default 0.25: docs/ab.md, "Slice length")
   --rate RATE|PCT%   fixed-rate mode: the sender paced (a tbf qdisc on the sending
                      device) to RATE of UDP payload, NUMBER[k|M|G] bit/s or with a
                      B suffix bytes/s, up to the device's speed; or to PCT% (1..100)
@@ -135,13 +136,13 @@ for ((bl_i = 1; bl_i <= $#; bl_i++)); do
 done
 
 # ---- options -------------------------------------------------------------------
-reps=3 secs=1 size=1472 size_given=0 segs=44 preset= a_spec= b_spec= have_ab=0
+reps=3 secs=0.25 size=1472 size_given=0 segs=44 preset= a_spec= b_spec= have_ab=0
 tx_list=${TX_MODES// /,} rx_list=plain,gro
 tx_threads=1 tx_sockets=1 rx_reuseport=1
 channels= flowhash=0 irq_cpus= rps= xps= tx_cpu= rx_cpu= rmem= wmem=
 label= out_root=$UG_TOP/results use_perf=1 use_plots=1 dry=0 family=4
 idle_ms=2000
-metric= ci=95,3 ci_given=0 reps_given=0 max_reps=30 budget=260 rate= rate_a=100 warmup=1 pin=1
+metric= ci=95,3 ci_given=0 reps_given=0 max_reps=100 budget=260 rate= rate_a=100 warmup=1 pin=1
 cmdline="$0"
 for a in "$@"; do cmdline+=" $(printf '%q' "$a")"; done
 # one trap scheme (lib.sh): nothing deferred yet, a signal just ends the run
@@ -152,6 +153,19 @@ int_in() {	# NAME VALUE MIN MAX
 	case "$2" in '' | *[!0-9]*) ug_die "$1 '$2': not a number, allowed $3..$4" ;; esac
 	[ "${#2}" -le 9 ] && [ "$2" -ge "$3" ] && [ "$2" -le "$4" ] ||
 		ug_die "$1 $2: out of range, allowed $3..$4"
+}
+secs_in() {	# NAME VALUE: seconds 0.2..60, at most 3 decimals (the tx tool's -l)
+	local ms
+	[[ $2 =~ ^[0-9]{1,2}(\.[0-9]{1,3})?$ ]] ||
+		ug_die "$1 '$2': not a number of seconds, allowed 0.2..60 with at most 3 decimals"
+	ms=$(secs_ms "$2")
+	[ "$ms" -ge 200 ] && [ "$ms" -le 60000 ] || ug_die "$1 $2: out of range, allowed 0.2..60 seconds"
+}
+secs_ms() {	# S -> milliseconds (S as secs_in allows)
+	local w=${1%%.*} f=
+	[ "$w" = "$1" ] || f=${1#*.}
+	f=${f}000
+	echo $((10#$w * 1000 + 10#${f:0:3}))
 }
 . "$AB_DIR/ab_opts.sh"
 while [ $# -gt 0 ]; do
@@ -166,7 +180,7 @@ while [ $# -gt 0 ]; do
 	-4 | -6) family=${1#-} ;;
 	--rx) need_arg "$1" $#; rx_list=$2; shift ;;
 	-n | --reps) need_arg "$1" $#; int_in "$1" "$2" 1 50; reps=$2 reps_given=1; shift ;;
-	-l | --secs) need_arg "$1" $#; int_in "$1" "$2" 1 60; secs=$2; shift ;;
+	-l | --secs) need_arg "$1" $#; secs_in "$1" "$2"; secs=$2; shift ;;
 	--ci) need_arg "$1" $#; ci=$2 ci_given=1; shift
 	      [ "$ci" = off ] || ci_check "$ci" ;;
 	--max-reps) need_arg "$1" $#; int_in "$1" "$2" 2 200; max_reps=$2; shift ;;

@@ -7,6 +7,7 @@ a changed copy of SRC/results.json, for compare_test.sh.  Ops:
   schema VALUE                       set "schema" (a JSON value)
   unset-run-field FIELD              remove FIELD from every run
   setting S SPEC                     set settings[S] to SPEC
+  secs VALUE                         set "secs" (the slice length, -l) to a number
   steady SD SEED                     every run's rx_MBps := its configuration's median
                                      x exp(N(0, SD)) (a machine whose levels move by SD)
 """
@@ -40,6 +41,8 @@ def apply(res, op, a):
             r.pop(a[0], None)
     elif op == "setting":
         res["settings"][a[0]] = a[1]
+    elif op == "secs":
+        res["secs"] = float(a[0])
     elif op == "steady":
         sd, rnd = float(a[0]), random.Random(int(a[1]))
         med = {}

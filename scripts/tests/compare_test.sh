@@ -268,6 +268,7 @@ head -c 300 "$BASE/results.json" >"$tmp/badjson/results.json"
 "$MUT" "$BASE" "$tmp/drop1" drop zerocopy gro B
 "$MUT" "$BASE" "$tmp/drop2" drop zerocopy gro B -- drop tcp tcp A
 "$MUT" "$BASE" "$tmp/otherset" setting A rx:gro=on
+"$MUT" "$BASE" "$tmp/othersecs" secs 0.25
 bad() {		# NAME LINES PATTERN ARGS...
 	local n=$1 want=$2 pat=$3
 	shift 3
@@ -298,6 +299,7 @@ bad 14 1 "--family, --headline and --per-interval: allowed one of them" "$BASE" 
 	--per-interval
 bad 15 1 "argument --reference: invalid choice: 'round' (choose from 'kind', 'all')" \
 	"$BASE" "$BASE" --reference round
+bad 16 1 "slice length differs: OLD 3 s, NEW 0.25 s" "$BASE" "$tmp/othersecs"
 run_cmp ign "$BASE" "$tmp/otherset" --ignore-settings
 [ "$(rc_of ign)" = 0 ] && ktap_ok "--ignore-settings compares different settings" ||
 	ktap_fail "--ignore-settings" "exit $(rc_of ign)"
