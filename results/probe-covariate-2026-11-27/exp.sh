@@ -1,9 +1,12 @@
 #!/bin/bash
 # probe experiment (README here): a sendmmsg -> plain path on a veth pair in two
 # namespaces it makes (tx pinned to CPU 0, rx to CPU 1) beside a SCHED_IDLE copy
-# probe on CPU 1; the receiving device sampled every 100 ms.  B=REPO O=OUTDIR exp.sh SECS
+# probe on CPU 1; the receiving device sampled every STEP s (0.1).
+#   B=REPO O=OUTDIR [STEP=S] [PROBE=0] exp.sh SECS [m|s]   (m: sendmmsg, s: sendto)
+# PROBE=0: no probe (ab-slicelen-2026-11-27's trace: STEP=0.05 PROBE=0)
 set -eu
 T=${1:-60}; MODE=${2:-m}; B=${B:?the built repo (udpgso_bench_tx, _rx)}; O=${O:-.}
+STEP=${STEP:-0.1}; PROBE=${PROBE:-1}
 ip netns add pxa; ip netns add pxb
 trap 'ip netns del pxa; ip netns del pxb; kill $(jobs -p) 2>/dev/null || true' EXIT
 ip -n pxa link add a0 type veth peer name b0 netns pxb
@@ -12,18 +15,21 @@ ip -n pxa link set a0 up; ip -n pxb link set b0 up; ip -n pxa link set lo up; ip
 ip netns exec pxb "$B"/udpgso_bench_rx -4 -p 32511 -C $(( (T+5)*1000 )) -R 100000 --mode recv --cpu 1 >"$O"/rx.out 2>&1 &
 RX=$!
 sleep 0.5
-python3 - "$RX" "$T" > "$O"/dev.out <<'PY' &
+python3 - "$RX" "$T" "$STEP" > "$O"/dev.out <<'PY' &
 import sys,time
-pid,T=sys.argv[1],float(sys.argv[2]); t0=time.monotonic()
+pid,T,S=sys.argv[1],float(sys.argv[2]),float(sys.argv[3]); t0=time.monotonic()
 while time.monotonic()-t0<T+1.5:
     for l in open(f'/proc/{pid}/net/dev'):
         if 'b0:' in l: f=l.split(':')[1].split(); print(f'{time.monotonic():.4f} {f[0]} {f[1]}',flush=True)
-    time.sleep(0.1-(time.monotonic()-t0)%0.1)
+    time.sleep(S-(time.monotonic()-t0)%S)
 PY
 SAMP=$!
-"$O"/idleprobe 1 $((T+1)) 65536 1 > "$O"/probe.out &
-PR=$!
+PR=
+if [ "$PROBE" = 1 ]; then
+	"$O"/idleprobe 1 $((T+1)) 65536 1 > "$O"/probe.out &
+	PR=$!
+fi
 python3 -c 'import time;print(f"{time.monotonic():.4f}")' > "$O"/t0
 if [ "$MODE" = m ]; then TXO="-m --batch 44"; else TXO=""; fi
 ip netns exec pxa "$B"/udpgso_bench_tx -4 -D 10.99.0.2 -p 32511 -l $T $TXO -s 1472 -C 0 >"$O"/tx.out 2>&1 || true
-wait $PR $SAMP
+wait $PR $SAMP  # PR unquoted: empty without the probe
