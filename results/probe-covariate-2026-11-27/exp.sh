@@ -15,21 +15,14 @@ ip -n pxa link set a0 up; ip -n pxb link set b0 up; ip -n pxa link set lo up; ip
 ip netns exec pxb "$B"/udpgso_bench_rx -4 -p 32511 -C $(( (T+5)*1000 )) -R 100000 --mode recv --cpu 1 >"$O"/rx.out 2>&1 &
 RX=$!
 sleep 0.5
-python3 - "$RX" "$T" "$STEP" > "$O"/dev.out <<'PY' &
-import sys,time
-pid,T,S=sys.argv[1],float(sys.argv[2]),float(sys.argv[3]); t0=time.monotonic()
-while time.monotonic()-t0<T+1.5:
-    for l in open(f'/proc/{pid}/net/dev'):
-        if 'b0:' in l: f=l.split(':')[1].split(); print(f'{time.monotonic():.4f} {f[0]} {f[1]}',flush=True)
-    time.sleep(S-(time.monotonic()-t0)%S)
-PY
+python3 "$(dirname "$0")"/sample_dev.py "$RX" "$T" "$STEP" > "$O"/dev.out &
 SAMP=$!
 PR=
 if [ "$PROBE" = 1 ]; then
 	"$O"/idleprobe 1 $((T+1)) 65536 1 > "$O"/probe.out &
 	PR=$!
 fi
-python3 -c 'import time;print(f"{time.monotonic():.4f}")' > "$O"/t0
+python3 "$(dirname "$0")"/sample_dev.py now > "$O"/t0
 if [ "$MODE" = m ]; then TXO="-m --batch 44"; else TXO=""; fi
 ip netns exec pxa "$B"/udpgso_bench_tx -4 -D 10.99.0.2 -p 32511 -l $T $TXO -s 1472 -C 0 >"$O"/tx.out 2>&1 || true
 wait $PR $SAMP  # PR unquoted: empty without the probe

@@ -396,7 +396,6 @@ def units(cost_label):
             "cpu_idle_fraction": "idle share of all CPUs over the tx window"}
 
 
-
 def whole_or_float(text):
     """run.conf's secs: an int when whole (1), else a float (0.5)."""
     v = float(text)

@@ -235,7 +235,7 @@ rx_launch() {
 	[ -z "$rate" ] || rx_cmd[$n]+=" --poll-wait"
 	[ "$rx_reuseport" = 1 ] || [ "$rxm" = tcp ] || rx_cmd[$n]+=" --reuseport $rx_reuseport"
 	if [ "$rtype" = ssh ]; then
-		ssh "${ssh_opts[@]}" "${rargs[@]}" -- "timeout $(($(secs_ms "$secs") / 1000 + 61)) ${rx_cmd[$n]}" \
+		ssh "${ssh_opts[@]}" "${rargs[@]}" -- "timeout $((${secs%%.*} + 61)) ${rx_cmd[$n]}" \
 			</dev/null >"$tmp/rx.$n.json" 2>"$tmp/rx.$n.err" &
 	else
 		# shellcheck disable=SC2086

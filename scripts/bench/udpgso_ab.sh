@@ -155,17 +155,12 @@ int_in() {	# NAME VALUE MIN MAX
 		ug_die "$1 $2: out of range, allowed $3..$4"
 }
 secs_in() {	# NAME VALUE: seconds 0.2..60, at most 3 decimals (the tx tool's -l)
-	local ms
-	[[ $2 =~ ^[0-9]{1,2}(\.[0-9]{1,3})?$ ]] ||
+	local f ms
+	[[ $2 =~ ^([0-9]{1,2})(\.([0-9]{1,3}))?$ ]] ||
 		ug_die "$1 '$2': not a number of seconds, allowed 0.2..60 with at most 3 decimals"
-	ms=$(secs_ms "$2")
+	f=${BASH_REMATCH[3]}000
+	ms=$((10#${BASH_REMATCH[1]} * 1000 + 10#${f:0:3}))
 	[ "$ms" -ge 200 ] && [ "$ms" -le 60000 ] || ug_die "$1 $2: out of range, allowed 0.2..60 seconds"
-}
-secs_ms() {	# S -> milliseconds (S as secs_in allows)
-	local w=${1%%.*} f=
-	[ "$w" = "$1" ] || f=${1#*.}
-	f=${f}000
-	echo $((10#$w * 1000 + 10#${f:0:3}))
 }
 . "$AB_DIR/ab_opts.sh"
 while [ $# -gt 0 ]; do
