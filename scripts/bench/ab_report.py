@@ -5,6 +5,7 @@ summary.md and plots (matplotlib, Agg backend, when it can be imported).
 
     ab_report.py RESULTS_DIR
     ab_report.py RESULTS_DIR --pending     (the interval rule: what needs more)
+    ab_report.py RESULTS_DIR --serve       (the same, asked once a round on stdin)
 
 Everything is computed from RESULTS_DIR/run.conf and RESULTS_DIR/raw/*.log,
 so the numbers can always be traced back to the raw log they came from.
@@ -20,6 +21,7 @@ import os
 import statistics
 import sys
 import time
+import traceback
 
 import ab_pairs
 import ab_plots
@@ -257,13 +259,21 @@ def next_round(ab, oor, opts, budget, elapsed, slices):
     return todo, stopped
 
 
-def pending(d, conf, elapsed=None):
+def pending(d, conf, elapsed=None, parsed=None):
     """The interval rule mid-run: print the tx/rx pairs ("TX RX" lines) that
     need another repetition (udpgso_ab.sh reads them after each round) and
-    append the pairs next_round() stops to OUT_OF_REACH."""
+    append the pairs next_round() stops to OUT_OF_REACH.  PARSED (a dict)
+    keeps each raw log's record between calls: a slice's log is written
+    once, when the slice ends, and never again."""
     opts = ci_opts(conf)
     settings = conf["settings"].split()
-    runs = [one_run(p, conf) for p in sorted(glob.glob(os.path.join(d, "raw", "*.log")))]
+    if parsed is None:
+        parsed = {}
+    runs = []
+    for p in sorted(glob.glob(os.path.join(d, "raw", "*.log"))):
+        if p not in parsed:
+            parsed[p] = one_run(p, conf)
+        runs.append(parsed[p])
     if len(settings) < 2 or opts["width"] is None:
         return
     _, ab = aggregate(runs, settings, opts)
@@ -276,6 +286,30 @@ def pending(d, conf, elapsed=None):
                 f.write("%s %s %d %.2f %d\n" % (k[0], k[1], need, 100 * sd, k[2]))
     for a in todo:
         print(*pair_key(a))
+
+
+def serve(d, conf, inp=sys.stdin, out=sys.stdout):
+    """--serve: one process for a whole run, so that a round's question
+    costs neither a Python start nor the parsing of every earlier slice.
+    Each line 'pending [ELAPSED]' gets pending()'s answer, then '@@END';
+    a failure gets its traceback on stderr and '@@FAIL' (udpgso_ab.sh
+    stops the run then, as when a --pending process fails)."""
+    parsed = {}
+    for line in inp:
+        w = line.split()
+        if not w:
+            continue
+        try:
+            if w[0] != "pending" or len(w) > 2:
+                raise ValueError("unknown request %r (allowed: pending [ELAPSED])"
+                                 % line.strip())
+            pending(d, conf, float(w[1]) if len(w) == 2 else None, parsed)
+            print("@@END", file=out, flush=True)
+        except Exception:          # one line per failure; the run decides
+            traceback.print_exc()
+            sys.stderr.flush()
+            print("@@FAIL", file=out, flush=True)
+    return 0
 
 
 def warmup_runs(d, conf):
@@ -447,6 +481,9 @@ def main(argv=None):
     ap.add_argument("dir", help="the results directory (run.conf, raw/)")
     ap.add_argument("--pending", action="store_true",
                     help="print the tx/rx pairs whose interval is not yet within target")
+    ap.add_argument("--serve", action="store_true",
+                    help="answer 'pending [ELAPSED]' lines on stdin until EOF "
+                    "(one process for a whole run)")
     ap.add_argument("--elapsed", type=float, metavar="SECS",
                     help="with --pending: seconds of measuring so far (the "
                     "out-of-reach rule against the budget)")
@@ -455,6 +492,8 @@ def main(argv=None):
     conf = read_conf(os.path.join(d, "run.conf"))
     if args.pending:
         return pending(d, conf, args.elapsed)
+    if args.serve:
+        return serve(d, conf)
     if conf.get("method") == "inrun":        # ab_inrun.py: windows inside runs
         import ab_inrun
         return ab_inrun.report(d, conf)

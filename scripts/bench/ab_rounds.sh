@@ -12,7 +12,8 @@
 # the noise of its pairs so far stops early ("out of reach", listed in the
 # results directory's out_of_reach), so that the budget goes to the pairs
 # that can reach it; when every pair left is out of reach, what remains of
-# the budget still goes to the nearest of them (ab_stats.spend_left).
+# the budget still goes to the nearest of them (ab_stats.spend_left).  The
+# question is asked of one ab_report.py --serve for the whole run.
 # shellcheck shell=bash
 
 declare -a RUN_TX RUN_RX RUN_SET RUN_REP RUN_CFG RUN_DIR RUN_PI RUN_FAM
@@ -80,7 +81,8 @@ pace_for() {
 
 # run_planned: every planned slice not run yet
 run_planned() {
-	local now el left what
+	local now el left what of_reps="<=$max_reps"
+	[ "$ci" = off ] && of_reps=$reps
 	while [ "$run_i" -lt "$n_runs" ]; do
 		run_i=$((run_i + 1))
 		set=${RUN_SET[run_i]}
@@ -111,10 +113,45 @@ run_planned() {
 		printf '%s: config %d/%d %s  %-12s -> %-8s v%s %s rep %d/%s  elapsed %s  %s\n' \
 			"$ug_prog" "${RUN_CFG[run_i]}" "$n_configs" "$what" "${RUN_TX[run_i]}" \
 			"${RUN_RX[run_i]}" "${RUN_FAM[run_i]}" "$set" "${RUN_REP[run_i]}" \
-			"$([ "$ci" = off ] && echo "$reps" || echo "<=$max_reps")" "$el_s" "$left_s" >&2
+			"$of_reps" "$el_s" "$left_s" >&2
 		run_one "$run_i" "${RUN_CFG[run_i]}" "${RUN_TX[run_i]}" "${RUN_RX[run_i]}" "$set" \
 			"${RUN_REP[run_i]}" || failed=$((failed + 1))
 	done
+}
+
+# pend_start: ab_report.py --serve, asked after each round through fifos
+# (one Python for the run: a round's question then costs about 10 ms, not
+# a start and a parse of every slice so far, 0.2-0.6 s; pend_stop ends it)
+pend_in="" pend_out="" pend_pid=""
+pend_start() {
+	mkfifo "$tmp/pend.in" "$tmp/pend.out" || return 1
+	"$py_stats" "$AB_DIR/ab_report.py" "$resdir" --serve \
+		<"$tmp/pend.in" >"$tmp/pend.out" &
+	pend_pid=$!
+	exec {pend_in}>"$tmp/pend.in" {pend_out}<"$tmp/pend.out"
+}
+
+pend_stop() {
+	[ -n "$pend_in" ] || return 0
+	exec {pend_in}>&- {pend_out}<&-
+	wait "$pend_pid" 2>/dev/null
+	pend_in="" pend_out=""
+}
+
+# pend_ask ELAPSED: the server's answer (its lines before @@END); 1 when it
+# failed or is gone (a reply is waited for at most 120 s)
+pend_ask() {
+	local line
+	[ -n "$pend_in" ] || return 1
+	printf 'pending %s\n' "$1" 2>/dev/null >&"$pend_in" || return 1
+	while IFS= read -r -t 120 -u "$pend_out" line; do
+		case "$line" in
+		@@END) return 0 ;;
+		@@FAIL) return 1 ;;
+		*) printf '%s\n' "$line" ;;
+		esac
+	done
+	return 1
 }
 
 # pending_pairs ELAPSED: the indexes of the pairs whose interval is not yet
@@ -123,7 +160,7 @@ run_planned() {
 # "none left")
 pending_pairs() {
 	local out tx rx fam pi
-	out=$("$py_stats" "$AB_DIR/ab_report.py" "$resdir" --pending --elapsed "$1") || return 1
+	out=$(pend_ask "$1") || return 1
 	# (the loop's own status is its last comparison's: not the function's)
 	while read -r tx rx fam; do
 		[ -n "$tx" ] || continue
@@ -144,6 +181,7 @@ run_rounds() {
 		stop_why="fixed reps (-n $reps)"
 		return
 	fi
+	pend_start || { ug_err "cannot start ab_report.py --serve"; exit 1; }
 	while :; do
 		rep=$((rep + 1))
 		plan_round "$rep" "${todo[@]}"
@@ -167,4 +205,5 @@ run_rounds() {
 		mapfile -t todo <<<"$pend"
 		echo "$ug_prog: round $rep done: ${#todo[@]} pair(s) above ±${ci#*,}%" >&2
 	done
+	pend_stop
 }

@@ -63,25 +63,18 @@ counters() {
 	fi
 }
 
-features() {
-	if [ "$1" = tx ]; then
-		agent_call tx "features $dev_tx" || LS features "$dev_tx" </dev/null
-	else
-		agent_call rx "features $dev_rx" || RS features "$dev_rx" </dev/null
-	fi
+# agent_send SIDE REQUEST: the request written, its answer left to
+# agent_recv (so that both sides work at once); 1 when the agent is gone
+agent_send() {
+	local i
+	if [ "$1" = tx ]; then i=$ag_in_tx; else i=$ag_in_rx; fi
+	[ -n "$i" ] || return 1
+	printf '%s\n' "$2" 2>/dev/null >&"$i"
 }
 
-ethtool_K() {	# SIDE ARGS...
-	local side=$1 out
-	shift
-	if [ "$side" = tx ]; then
-		out=$(agent_call tx "ethtool -K $dev_tx $*") ||
-			{ L ethtool -K "$dev_tx" "$@" </dev/null >/dev/null 2>&1; return; }
-	else
-		out=$(agent_call rx "ethtool -K $dev_rx $*") ||
-			{ R ethtool -K "$dev_rx" "$@" </dev/null >/dev/null 2>&1; return; }
-	fi
-	[ "$out" = "rc 0" ]
+# side_dev SIDE: that side's device, into DEV (no fork)
+side_dev() {
+	if [ "$1" = tx ]; then DEV=$dev_tx; else DEV=$dev_rx; fi
 }
 
 # setting_args A|B SIDE: the ethtool -K arguments of a setting on one side:
@@ -101,14 +94,19 @@ setting_args() {
 	echo "$out"
 }
 
-# the entries of ethtool -k that carry a user-level feature
-feat_members() {
+# the entries of ethtool -k that carry a user-level feature (feat_members_a:
+# into the array FEAT_M, no fork)
+feat_members_a() {
 	case "$1" in
-	tso) echo tx-tcp-segmentation ;;
-	tx-checksumming) echo tx-checksum-ipv4 tx-checksum-ip-generic tx-checksum-ipv6 ;;
-	sg | scatter-gather) echo tx-scatter-gather ;;
-	*) echo "$1" ;;
+	tso) FEAT_M=(tx-tcp-segmentation) ;;
+	tx-checksumming) FEAT_M=(tx-checksum-ipv4 tx-checksum-ip-generic tx-checksum-ipv6) ;;
+	sg | scatter-gather) FEAT_M=(tx-scatter-gather) ;;
+	*) FEAT_M=("$1") ;;
 	esac
+}
+feat_members() {
+	feat_members_a "$1"
+	echo "${FEAT_M[*]}"
 }
 # feat_state FEATURE: the state of FEATURE in a features list on stdin
 # (snapshot.sh lines): its first changeable member, else its first member
@@ -129,34 +127,65 @@ feat_ethtool_name() {
 	esac
 }
 
-# feat_state_file FILE FEATURE: feat_state in shell builtins (hot path)
+# feat_state_file FILE FEATURE VAR: feat_state in shell builtins (hot
+# path: no fork), the state into VAR
 feat_state_file() {
 	local kind name val m first="" chg=""
-	local -a ms
-	read -ra ms <<<"$(feat_members "$2")"
+	feat_members_a "$2"
 	while read -r kind name val; do
-		for m in "${ms[@]}"; do
+		for m in "${FEAT_M[@]}"; do
 			[ "$name" = "$m" ] || continue
 			[ -n "$first" ] || first=$val
 			[ "$kind" = feat ] && [ -z "$chg" ] && chg=$val
 		done
 	done <"$1"
-	echo "${chg:-$first}"
+	printf -v "$3" '%s' "${chg:-$first}"
 }
 
-# apply_setting A|B: one ethtool -K per device, then record what they report
+# apply_setting A|B: one ethtool -K per device the setting names, then the
+# features of the sides it touches, as their devices report them.  Each
+# step asks both sides' agents before reading either answer (the two
+# sides work at once); a side whose agent is gone is asked the slow way.
 apply_setting() {
-	local side feat
-	# shellcheck disable=SC2086
-	[ -z "${set_args[$1.tx]}" ] || ethtool_K tx ${set_args[$1.tx]} || return 1
-	# shellcheck disable=SC2086
-	[ -z "${set_args[$1.rx]}" ] || ethtool_K rx ${set_args[$1.rx]} || return 1
-	features tx >"$tmp/feat.tx"
-	features rx >"$tmp/feat.rx"
+	local s side feat st rc=0 ans DEV
+	local -A asked=()
+	for s in tx rx; do
+		[ -n "${set_args[$1.$s]}" ] || continue
+		side_dev "$s"
+		if agent_send "$s" "ethtool -K $DEV ${set_args[$1.$s]}"; then
+			asked[$s]=1
+		elif [ "$s" = tx ]; then
+			# shellcheck disable=SC2086
+			L ethtool -K "$DEV" ${set_args[$1.$s]} </dev/null >/dev/null 2>&1 || rc=1
+		else
+			# shellcheck disable=SC2086
+			R ethtool -K "$DEV" ${set_args[$1.$s]} </dev/null >/dev/null 2>&1 || rc=1
+		fi
+	done
+	for s in "${!asked[@]}"; do
+		agent_recv "$s" >"$tmp/ans.$s" || { rc=1; continue; }
+		read -r ans <"$tmp/ans.$s"
+		[ "$ans" = "rc 0" ] || rc=1
+	done
+	[ "$rc" = 0 ] || return 1
+	asked=()
+	for s in $touched_sides; do
+		side_dev "$s"
+		agent_send "$s" "features $DEV" && asked[$s]=1
+	done
+	for s in $touched_sides; do
+		[ -n "${asked[$s]:-}" ] && agent_recv "$s" >"$tmp/feat.$s" && continue
+		if [ "$s" = tx ]; then
+			LS features "$dev_tx" </dev/null >"$tmp/feat.tx"
+		else
+			RS features "$dev_rx" </dev/null >"$tmp/feat.rx"
+		fi
+	done
 	cur_feats=""
 	while read -r side feat; do
 		[ -n "$side" ] || continue
-		cur_feats+="$side:$feat=$(feat_state_file "$tmp/feat.$side" "$feat") "
+		feat_state_file "$tmp/feat.$side" "$feat" st
+		cur_feats+="$side:$feat=$st "
 	done <<<"$touched"
 }
 
@@ -180,12 +209,13 @@ wait_port() {
 	ug_wait_port "$1" "" "$2" "$3"
 }
 
-# rx_drained PORT PID: its socket's receive queue stayed empty for 20 ms
-# (read in the receiver's own /proc view: no fork)
+# rx_drained PORT PID: its socket's receive queue was empty at two readings
+# 10 ms apart (read in the receiver's own /proc view: no fork; no nap after
+# the second empty one)
 rx_drained() {
 	local hex line f i ok=0
 	printf -v hex ':%04X ' "$1"
-	for ((i = 0; i < 200 && ok < 2; i++)); do
+	for ((i = 0; i < 200; i++)); do
 		[ -r "/proc/$2/net/udp" ] || return 1
 		f=x
 		while read -r line; do
@@ -194,9 +224,10 @@ rx_drained() {
 			esac
 		done <"/proc/$2/net/udp"
 		if [ "${f#*:}" = 00000000 ]; then ok=$((ok + 1)); else ok=0; fi
+		[ "$ok" -lt 2 ] || return 0
 		nap 0.01
 	done
-	[ "$ok" -ge 2 ]
+	return 1
 }
 
 # catf FILE: print a file without starting cat

@@ -487,6 +487,7 @@ check_feats <<<"$spec_b"
 
 # everything that will be touched on each side
 touched=$(printf '%s\n%s\n' "$spec_a" "$spec_b" | awk 'NF { print $1, $2 }' | sort -u)
+touched_sides=$(awk '!s[$1]++ { printf "%s ", $1 }' <<<"$touched")
 
 host=$(hostname -s 2>/dev/null || hostname)
 stamp=$(date -u +%Y%m%dT%H%M%SZ)

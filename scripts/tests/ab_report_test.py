@@ -12,7 +12,8 @@ and the verdict, named in summary.md with the interval without it beside
 (not a verdict); the slices as runs (issue 26): run_id and window by time,
 each pair's run_ratios, n_runs and spread on known ratios, the verdict
 line's range, and ab_results_check.py naming each of them missing or
-wrong.  One PASS/FAIL line per test
+wrong; the --serve protocol (an answer per request, each log parsed
+once).  One PASS/FAIL line per test
 (ab_report_test.sh makes them TAP)."""
 import argparse
 import os
@@ -362,6 +363,47 @@ def out_of_reach_lines_with_and_without_family():
                                   ("sendto", "gro", 6): (50, 20.0)})
     os.remove(os.path.join(d, R.OUT_OF_REACH))
     os.rmdir(d)
+
+
+@test
+def serve_answers_each_request_and_parses_each_log_once():
+    # the run's one ab_report.py --serve: '@@END' after each answer,
+    # '@@FAIL' for a request it does not know or a failed answer, and a
+    # slice's log parsed once, however many rounds ask
+    import io
+    import shutil
+    import tempfile
+    d = tempfile.mkdtemp()
+    os.mkdir(os.path.join(d, "raw"))
+
+    def slice_log(i):
+        open(os.path.join(d, "raw", "%03d.log" % i), "w").close()
+
+    def rounds():
+        slice_log(1)
+        slice_log(2)
+        yield "pending 10\n"
+        yield "\n"
+        yield "bogus 1\n"
+        slice_log(3)
+        yield "pending 20\n"
+        yield "pending\n"
+        yield "pending x\n"
+
+    parsed, saved, err = [], R.one_run, sys.stderr
+    R.one_run = lambda p, conf: parsed.append(os.path.basename(p)) or {}
+    sys.stderr = io.StringIO()      # the tracebacks of the two failures
+    try:
+        out = io.StringIO()
+        # one setting: pending() parses the logs and names no pair
+        same(R.serve(d, {"settings": "A"}, rounds(), out), 0)
+    finally:
+        R.one_run, tb, sys.stderr = saved, sys.stderr.getvalue(), err
+        shutil.rmtree(d)
+    same(out.getvalue().split(), ["@@END", "@@FAIL", "@@END", "@@END", "@@FAIL"])
+    same(parsed, ["001.log", "002.log", "003.log"])
+    same(tb.count("Traceback"), 2)
+    same("unknown request 'bogus 1'" in tb, True)
 
 
 def main():
