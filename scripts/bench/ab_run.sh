@@ -23,13 +23,18 @@ agent_start() {	# SIDE
 	printf -v "ag_out_$1" '%s' "$fo"
 }
 
-# agent_call SIDE REQUEST: its answer on stdout; 1 when the agent is gone
-agent_call() {
+# agent_send SIDE REQUEST: the request written, its answer left to
+# agent_recv (so that both sides work at once); 1 when the agent is gone
+agent_send() {
 	local i
 	if [ "$1" = tx ]; then i=$ag_in_tx; else i=$ag_in_rx; fi
 	[ -n "$i" ] || return 1
-	printf '%s\n' "$2" 2>/dev/null >&"$i" || return 1
-	agent_recv "$1"
+	printf '%s\n' "$2" 2>/dev/null >&"$i"
+}
+
+# agent_call SIDE REQUEST: its answer on stdout; 1 when the agent is gone
+agent_call() {
+	agent_send "$1" "$2" && agent_recv "$1"
 }
 
 agent_recv() {	# SIDE: one answer
@@ -46,8 +51,8 @@ agent_recv() {	# SIDE: one answer
 # before either answer is read), through the agents, else the slow way
 counters_both() {
 	local okt=0 okr=0
-	printf 'counters %s\n' "$dev_tx" 2>/dev/null >&"$ag_in_tx" && okt=1
-	printf 'counters %s\n' "$dev_rx" 2>/dev/null >&"$ag_in_rx" && okr=1
+	agent_send tx "counters $dev_tx" && okt=1
+	agent_send rx "counters $dev_rx" && okr=1
 	if [ "$okt" = 1 ]; then agent_recv tx >"$1" || okt=0; fi
 	if [ "$okr" = 1 ]; then agent_recv rx >"$2" || okr=0; fi
 	[ "$okt" = 1 ] || LS counters "$dev_tx" </dev/null >"$1" 2>/dev/null
@@ -61,15 +66,6 @@ counters() {
 	else
 		agent_call rx "counters $dev_rx" || RS counters "$dev_rx" </dev/null
 	fi
-}
-
-# agent_send SIDE REQUEST: the request written, its answer left to
-# agent_recv (so that both sides work at once); 1 when the agent is gone
-agent_send() {
-	local i
-	if [ "$1" = tx ]; then i=$ag_in_tx; else i=$ag_in_rx; fi
-	[ -n "$i" ] || return 1
-	printf '%s\n' "$2" 2>/dev/null >&"$i"
 }
 
 # side_dev SIDE: that side's device, into DEV (no fork)
