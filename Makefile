@@ -15,7 +15,8 @@ USER_TESTS := udpgso_bench.sh udpgso.sh udpgro.sh udpgro_fwd.sh udpgso_wire.sh u
 HARNESS_TESTS := scripts/tests/setup_test.sh scripts/tests/help_test.sh \
 		 scripts/tests/scripts_test.sh scripts/tests/kselftest_test.sh \
 		 scripts/tests/compare_test.sh scripts/tests/ab_stats_test.sh \
-		 scripts/tests/ab_report_test.sh scripts/tests/device_test.sh \
+		 scripts/tests/ab_report_test.sh scripts/tests/ab_rounds_test.sh \
+		 scripts/tests/device_test.sh \
 		 scripts/tests/napi_cut_test.sh
 TEST_FILES := settings config scripts kmod device
 

@@ -350,14 +350,20 @@ ir_rounds() {
 		fi
 		if [ "$el" -ge "$budget" ]; then stop_why="budget (${budget} s)"; break; fi
 		[ "$round" -lt "$reps" ] && continue
-		if [ "$round" -ge "$max_reps" ]; then stop_why="max-reps ($max_reps)"; break; fi
 		if ! todo_s=$("$py_stats" "$AB_DIR/ab_inrun.py" pending "$resdir" --elapsed "$el"); then
 			ug_err "ab_inrun.py pending failed: stopping after round $round"
 			stop_why="error (ab_inrun.py pending failed)"
 			failed=$((failed + 1))
 			break
 		fi
-		if [ -z "$todo_s" ]; then stop_why="target reached"; break; fi
+		# (a pair stops at its own --max-reps runs: ab_inrun.py leaves it out)
+		if [ -z "$todo_s" ]; then
+			stop_why="target reached"
+			for t in "${ir_runs[@]}"; do
+				[ "$t" -lt "$max_reps" ] || stop_why="target reached or max-reps ($max_reps)"
+			done
+			break
+		fi
 		todo=()
 		for t in $todo_s; do todo+=("$t"); done
 		echo "$ug_prog: round $round done: next ${#todo[@]} pair(s): the nearest their target" >&2

@@ -6,8 +6,10 @@
 # pair, a pair gets one warm-up slice of each setting (raw/warmup/, never
 # counted; in --rate PCT% mode they measure its capacity).  With --ci, after
 # the minimum -n rounds, ab_report.py --pending names the pairs whose
-# interval is still wider than the target; the run stops when none is left,
-# at --max-reps, or when --budget seconds of measuring have passed.  A pair
+# interval is still wider than the target; a pair stops at its own
+# --max-reps pairs (a pair's slices are numbered by its own pairs, rep 1..,
+# not by the round), and the run stops when no pair is left or when
+# --budget seconds of measuring have passed.  A pair
 # that the rest of the budget (or --max-reps) cannot bring to the target at
 # the noise of its pairs so far stops early ("out of reach", listed in the
 # results directory's out_of_reach), so that the budget goes to the pairs
@@ -18,6 +20,7 @@
 
 declare -a RUN_TX RUN_RX RUN_SET RUN_REP RUN_CFG RUN_DIR RUN_PI RUN_FAM
 declare -A pair_rate
+declare -a pair_reps	# pair index -> pairs of slices planned for it
 n_runs=0 n_meas=0 meas_i=0 run_i=0
 failed=0 cur_set="" cur_pace=none/100 stop_why=
 
@@ -34,11 +37,12 @@ plan() {	# PI SET REP DIR
 	[ -n "$4" ] || n_meas=$((n_meas + 1))
 }
 
-plan_round() {	# REP PAIR_INDEX...
-	local rep=$1 pi set
+plan_round() {	# PAIR_INDEX...: one more pair of slices each (its next rep)
+	local rep pi set
 	local -a order
-	shift
 	for pi in "$@"; do
+		rep=$((${pair_reps[pi]:-0} + 1))
+		pair_reps[pi]=$rep
 		order=("${settings[@]}")
 		if [ ${#settings[@]} = 2 ] && [ $(((rep + pi) % 2)) = 0 ]; then order=(B A); fi
 		if [ "$rep" = 1 ] && [ "$warmup" = 1 ]; then
@@ -171,39 +175,55 @@ pending_pairs() {
 	return 0
 }
 
+# below_max PAIR_INDEX...: those with fewer than --max-reps pairs planned
+# (ab_report.py leaves out the pairs at max-reps too; this holds the cap
+# also when some of a pair's slices failed and it counted fewer)
+below_max() {
+	local pi
+	for pi in "$@"; do
+		[ "${pair_reps[pi]:-0}" -lt "$max_reps" ] && echo "$pi"
+	done
+	return 0
+}
+
 run_rounds() {
-	local rep=0 el pend
+	local round=0 el pend
 	local -a todo=("${!pairs[@]}")
 	# fixed -n: every round is planned at once (so the total is known)
 	if [ "$ci" = off ] || [ ${#settings[@]} -lt 2 ]; then
-		for ((rep = 1; rep <= reps; rep++)); do plan_round "$rep" "${todo[@]}"; done
+		for ((round = 1; round <= reps; round++)); do plan_round "${todo[@]}"; done
 		run_planned
 		stop_why="fixed reps (-n $reps)"
 		return
 	fi
 	pend_start || { ug_err "cannot start ab_report.py --serve"; exit 1; }
 	while :; do
-		rep=$((rep + 1))
-		plan_round "$rep" "${todo[@]}"
+		round=$((round + 1))
+		plan_round "${todo[@]}"
 		run_planned
-		[ "$rep" -lt "$reps" ] && continue
-		if [ "$rep" -ge "$max_reps" ]; then stop_why="max-reps ($max_reps)"; break; fi
+		[ "$round" -lt "$reps" ] && continue
 		el=$((${EPOCHREALTIME%.*} - t_mat))
 		if [ "$el" -ge "$budget" ]; then stop_why="budget (${budget} s)"; break; fi
 		if ! pend=$(pending_pairs "$el"); then
-			ug_err "ab_report.py --pending failed: stopping after round $rep"
+			ug_err "ab_report.py --pending failed: stopping after round $round"
 			stop_why="error (ab_report.py --pending failed)"
 			failed=$((failed + 1))
 			break
 		fi
-		if [ -z "$pend" ]; then
+		todo=()
+		if [ -n "$pend" ]; then
+			mapfile -t todo <<<"$pend"
+			mapfile -t todo < <(below_max "${todo[@]}")
+		fi
+		if [ ${#todo[@]} = 0 ]; then
 			stop_why="target reached"
+			[ "$(below_max "${!pairs[@]}" | wc -l)" = ${#pairs[@]} ] ||
+				stop_why="target reached or max-reps ($max_reps)"
 			[ -s "$resdir/out_of_reach" ] &&
-				stop_why="target reached or out of reach (the budget left went to the nearest)"
+				stop_why="$stop_why or out of reach (the budget left went to the nearest)"
 			break
 		fi
-		mapfile -t todo <<<"$pend"
-		echo "$ug_prog: round $rep done: ${#todo[@]} pair(s) above ±${ci#*,}%" >&2
+		echo "$ug_prog: round $round done: ${#todo[@]} pair(s) above ±${ci#*,}%" >&2
 	done
 	pend_stop
 }

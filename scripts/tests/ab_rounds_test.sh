@@ -1,0 +1,126 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# ab_rounds_test.sh: unit tests of the rounds of udpgso_ab.sh
+# (scripts/bench/ab_rounds.sh) with its slices and its ab_report.py
+# question stubbed: which pairs each round plans, the numbering of a
+# pair's slices (its own pairs, 1..N, A and B each), warm-up once per pair,
+# --max-reps per pair (not per round), the budget, and a failed question.
+# No root, no network.
+#
+#   scripts/tests/ab_rounds_test.sh
+set -u
+. "$(dirname "$0")/../lib.sh"
+ug_no_args "$@"
+
+# what ab_rounds.sh takes from udpgso_ab.sh
+pairs=("a plain 4" "b plain 4" "c plain 4")
+settings=(A B)
+warmup=1 rate="" rate_pct="" ci=95,3 reps=2 max_reps=8 budget=100000
+n_configs=6 resdir=$(mktemp -d) tmp="" py_stats=true AB_DIR=/nonexistent dev_tx=none
+trap 'rm -rf "$resdir"' EXIT
+apply_setting() { return 0; }
+L() { "$@"; }
+. "$UG_TOP/scripts/bench/ab_rounds.sh"
+
+# the stubs: each slice is a line "TX SET REP DIR"; the question's answer
+# is the rule the test sets (ask_rule), from the slices run so far
+declare -a ran
+asked() { wc -l <"$resdir/asked"; }
+run_one() { ran+=("$3 $5 $6 ${RUN_DIR[$1]:--}"); }
+pend_start() { return 0; }
+pend_stop() { return 0; }
+reps_of() { printf '%s\n' "${ran[@]}" | awk -v t="$1" '$1 == t && $4 == "-" && $2 == "A"' | wc -l; }
+pend_ask() {	# (run in a subshell: the count of questions is kept in a file)
+	echo >>"$resdir/asked"
+	"$ask_rule"
+}
+# a reaches its target at 3 pairs; b skips every other round while c runs
+# (as the out-of-reach rule can leave a pair out); c never reaches it and
+# is named also past --max-reps (the rounds must cap it themselves)
+rule_skip() {
+	[ "$(reps_of a)" -ge 3 ] || echo "a plain 4"
+	if [ $(($(asked) % 2)) = 0 ] || [ "$(reps_of c)" -ge "$max_reps" ]; then
+		echo "b plain 4"
+	fi
+	echo "c plain 4"
+	return 0
+}
+rule_fail() { return 1; }
+rule_all() { printf '%s\n' "${pairs[@]}"; }
+
+reset() {
+	ran=() n_runs=0 n_meas=0 meas_i=0 run_i=0 failed=0 cur_set="" stop_why=
+	pair_reps=()
+	RUN_TX=() RUN_RX=() RUN_SET=() RUN_REP=() RUN_CFG=() RUN_DIR=() RUN_PI=() RUN_FAM=()
+	rm -f "$resdir/out_of_reach"
+	: >"$resdir/asked"
+}
+
+# check_pairs TX WANT: TX's measured slices are A and B of reps 1..WANT, and
+# one warm-up slice of each setting
+check_pairs() {
+	local got want
+	got=$(printf '%s\n' "${ran[@]}" | awk -v t="$1" '$1 == t && $4 == "-" { print $3, $2 }' |
+		sort -n -k1,1 -k2 | tr '\n' ' ')
+	want=$(for ((i = 1; i <= $2; i++)); do printf '%d A %d B ' "$i" "$i"; done)
+	[ "$got" = "$want" ] || { echo "$1: slices '$got', want '$want'"; return 1; }
+	got=$(printf '%s\n' "${ran[@]}" | awk -v t="$1" '$1 == t && $4 == "warmup/"' | wc -l)
+	[ "$got" = 2 ] || { echo "$1: $got warm-up slices, want 2"; return 1; }
+}
+
+ktap_header
+
+reset
+ask_rule=rule_skip t_mat=${EPOCHREALTIME%.*}
+run_rounds 2>/dev/null
+why=
+for t in "a 3" "b 8" "c 8"; do
+	# shellcheck disable=SC2086
+	msg=$(check_pairs $t) || why+="$msg; "
+done
+case "$stop_why" in "target reached or max-reps (8)") ;; *) why+="stop '$stop_why'; " ;; esac
+if [ -z "$why" ]; then
+	ktap_ok "rounds: --max-reps per pair: a pair that skipped rounds still gets its 8 pairs"
+else
+	ktap_fail "rounds: --max-reps per pair" "$why"
+fi
+
+reset
+ask_rule=rule_all t_mat=$((${EPOCHREALTIME%.*} - budget))
+run_rounds 2>/dev/null
+why=
+for t in a b c; do msg=$(check_pairs "$t" 2) || why+="$msg; "; done
+[ "$(asked)" = 0 ] || why+="asked $(asked) times after the budget; "
+[ "$stop_why" = "budget ($budget s)" ] || why+="stop '$stop_why'; "
+if [ -z "$why" ]; then
+	ktap_ok "rounds: budget spent: the -n minimum, then no new round"
+else
+	ktap_fail "rounds: budget spent" "$why"
+fi
+
+reset
+ask_rule=rule_fail t_mat=${EPOCHREALTIME%.*}
+run_rounds 2>/dev/null
+why=
+for t in a b c; do msg=$(check_pairs "$t" 2) || why+="$msg; "; done
+[ "$failed" = 1 ] || why+="failed=$failed; "
+case "$stop_why" in error*) ;; *) why+="stop '$stop_why'; " ;; esac
+if [ -z "$why" ]; then
+	ktap_ok "rounds: a failed question stops the run as an error, never as 'target reached'"
+else
+	ktap_fail "rounds: a failed question" "$why"
+fi
+
+reset
+ci=off reps=3 ask_rule=rule_fail t_mat=${EPOCHREALTIME%.*}
+run_rounds 2>/dev/null
+why=
+for t in a b c; do msg=$(check_pairs "$t" 3) || why+="$msg; "; done
+[ "$(asked)" = 0 ] || why+="asked $(asked) times with --ci off; "
+[ "$stop_why" = "fixed reps (-n 3)" ] || why+="stop '$stop_why'; "
+if [ -z "$why" ]; then
+	ktap_ok "rounds: --ci off: -n pairs each, planned at once, no question asked"
+else
+	ktap_fail "rounds: --ci off" "$why"
+fi
+ktap_finish
