@@ -19,7 +19,6 @@ Prints a Markdown table.  Exit 0; 2 on bad input (one line).
 """
 
 import argparse
-import copy
 import os
 import sys
 
@@ -56,11 +55,15 @@ def runs_of(d):
 
 
 def cut(res, keys, factor):
-    out = copy.deepcopy(res)
-    for r in out["runs"]:
+    """RES with the rx MB/s of KEYS' repetitions times FACTOR (a copy of
+    the records it changes; RES is shared by every comparison)"""
+    out = dict(res)
+    out["runs"] = []
+    for r in res["runs"]:
         v = ac.number(r.get("rx_MBps"))
         if (r["tx_mode"], r["rx_mode"]) in keys and v is not None:
-            r["rx_MBps"] = v * factor
+            r = dict(r, rx_MBps=v * factor)
+        out["runs"].append(r)
     return out
 
 

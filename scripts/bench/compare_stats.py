@@ -14,6 +14,7 @@ repetitions a side only 20 orderings exist, so the highest level is 90%
 (k = 1: the range of all 9 differences); the level actually used is reported.
 """
 
+import functools
 import math
 
 # below this coverage an interval says nothing (1 vs 1 repetition: 0%,
@@ -22,6 +23,12 @@ MIN_LEVEL = 0.80
 
 
 def mw_null_counts(m, n):
+    """mw_null_counts_t's counts, as a list of the caller's own"""
+    return list(mw_null_counts_t(m, n))
+
+
+@functools.lru_cache(maxsize=None)
+def mw_null_counts_t(m, n):
     """Number of the C(m+n, m) equally likely orderings giving each value of
     the Mann-Whitney U (0..m*n) when both samples come from one continuous
     distribution.  Recurrence on the largest observation: it belongs to the
@@ -42,15 +49,16 @@ def mw_null_counts(m, n):
             for u, v in enumerate(b):
                 c[u] += v
             f[i][j] = c
-    return f[m][n]
+    return tuple(f[m][n])       # (cached: so that no caller can change it)
 
 
+@functools.lru_cache(maxsize=None)
 def mw_rank_k(m, n, level):
     """(k, achieved): the rank k of the interval's ends among the sorted
     pairwise differences and the interval's exact coverage.  k is the
     largest with coverage >= level; when even k = 1 (the widest interval)
     falls short of level, k = 1 and its lower coverage is returned."""
-    counts = mw_null_counts(m, n)
+    counts = mw_null_counts_t(m, n)
     total = sum(counts)
     best = (1, 1.0 - 2.0 * counts[0] / total)
     cum = 0
@@ -77,7 +85,7 @@ def mw_cdf(m, n, u):
     """P(U <= u) under H0 (exact), U the Mann-Whitney statistic of sizes m, n."""
     if u < 0:
         return 0.0
-    counts = mw_null_counts(m, n)
+    counts = mw_null_counts_t(m, n)
     return sum(counts[:u + 1]) / float(sum(counts))
 
 
