@@ -25,8 +25,11 @@ of its A and B rx MB/s in that run: the pair's level; with 3 pairs or more
 divided by the other pairs' of its kind (non-GSO UDP, GSO, TCP) in the same
 round, so that what moves those pairs together between two runs minutes
 apart cancels: --reference all takes every other pair, --absolute-levels
-keeps the pair's own), Welch's t-interval of the log levels (runs are few:
-5-6 in a default run), Holm over the pairs; a pair whose change is called is
+keeps the pair's own), Welch's t-interval of the log levels with a
+between-run term (the units of one run are not independent replicates of
+the machine's state: the variance between 3 time blocks of each run beyond
+their units' spread, pooled over the kind's pairs of both runs;
+compare_levels.between_terms), Holm over the pairs; a pair whose change is called is
 left out of the others' reference and the verdicts are taken again (the
 largest change first), so that it cannot make its kind-mates look changed.
 Every other metric is shown at --level without a verdict.
@@ -42,6 +45,7 @@ configuration that does not pair).
 
 import argparse
 import json
+import lzma
 import math
 import os
 import sys
@@ -89,13 +93,16 @@ def load(path, side):
     if not os.path.isdir(path):
         raise BadInput("%s '%s': no such directory" % (side, path))
     fn = os.path.join(path, "results.json")
+    opener = open
+    if not os.path.isfile(fn) and os.path.isfile(fn + ".xz"):
+        fn, opener = fn + ".xz", lzma.open     # as results/ keeps large runs
     if not os.path.isfile(fn):
         raise BadInput("%s '%s': no results.json (not a udpgso_ab.sh results directory)"
                        % (side, path))
     try:
-        with open(fn) as f:
+        with opener(fn, "rt") as f:
             res = json.load(f)
-    except (ValueError, OSError) as e:
+    except (ValueError, OSError, lzma.LZMAError) as e:
         raise BadInput("%s '%s': bad JSON: %s" % (side, fn, str(e).splitlines()[0]))
     if not isinstance(res, dict):
         raise BadInput("%s '%s': schema mismatch: not a JSON object" % (side, fn))
@@ -261,7 +268,8 @@ def compare_headline(paired, pairs, args):
     args.levels_kind = "relative" if rel else "absolute"
     args.reference_kind = ("kind" if by_kind else "all") if rel else None
     thr = args.threshold / 100.0
-    lo, ln, fv, left_out = cl.headline_family(ao, an, rel, by_kind, thr, args.level / 100.0)
+    lo, ln, fv, left_out, btk = cl.headline_family(ao, an, rel, by_kind, thr,
+                                                   args.level / 100.0)
     cells = []
     for k in order:
         xo, xn = lo[k], ln[k]
@@ -289,10 +297,13 @@ def compare_headline(paired, pairs, args):
         if f["alpha"] is None:
             m.update(verdict="within noise", note="fewer than 2 runs a side: no verdict")
             continue
-        c = cs.welch_change(m["_xo"], m["_xn"], 1.0 - f["alpha"])
+        bt = btk.get(m["_key"])
+        c = cs.welch_change(m["_xo"], m["_xn"], 1.0 - f["alpha"], bt)
         m.update(est=100 * c["est"], lo=100 * c["lo"], hi=100 * c["hi"], level=c["level"],
                  verdict=f["verdict"], p=f["p"], holm_alpha=f["alpha"],
-                 test="Welch t on ln(per-run level)")
+                 test="Welch t on ln(per-run level), with a between-run term",
+                 between_run_sd=(100 * math.sqrt(bt[0] / 2.0) if bt else None),
+                 between_run_df=(bt[1] if bt else None))
         v = cs.verdict(c["lo"], c["hi"], thr, "higher", c["level"], 0.0)
         if v != f["verdict"]:        # the two views of one rule must agree
             raise AssertionError("interval and p-value disagree: %s" % m)
@@ -463,8 +474,9 @@ def markdown(rep):
                   " the pass before: %s" %
                   ", ".join(rep["left_out_of_reference"])
                   if rep.get("left_out_of_reference") else ""), "",
-              "| tx | rx | runs old/new | MB/s old -> new | change (%) [interval] | verdict |",
-              "|---|---|---|---|---|---|"]
+              "| tx | rx | runs old/new | MB/s old -> new | change (%) [interval] "
+              "| between-run sd (%) | verdict |",
+              "|---|---|---|---|---|---|---|"]
         seen = set()
         for p in rep["pairs"]:
             h = p.get("headline")
@@ -472,9 +484,11 @@ def markdown(rep):
                 continue
             seen.add((p["tx_mode"], p["rx_mode"]))
             v = h.get("verdict", "n/a")
-            L.append("| %s | %s | %d/%d | %s -> %s | %s | %s |" % (
+            bsd = h.get("between_run_sd")
+            L.append("| %s | %s | %d/%d | %s -> %s | %s | %s | %s |" % (
                 p["tx_mode"], p["rx_mode"], h["n_old"], h["n_new"], fmt_val(h["old_median"]),
                 fmt_val(h["new_median"]), fmt_change(h) if "est" in h else "-",
+                "%.1f" % bsd if bsd is not None else "-",
                 "**%s**" % v if v in ("regression", "improvement") else v))
         L += ["", "Every configuration and metric (shown, verdict from its pair's headline):",
               ""]

@@ -27,7 +27,15 @@ def pair_levels(runs):
             continue
         by.setdefault(r.get("run_id", r.get("rep")), {})[r["setting"]] = v
     return [math.sqrt(x["A"] * x["B"]) if "B" in x else x["A"]
-            for _, x in sorted(by.items(), key=lambda kv: str(kv[0])) if "A" in x]
+            for _, x in sorted(by.items(), key=unit_order) if "A" in x]
+
+
+def unit_order(kv):
+    """time order of (unit, ...): numbers as numbers (rep 10 after rep 9;
+    until 2026-11-27 they sorted as text), then anything else as text"""
+    k = kv[0]
+    return (0, k, "") if isinstance(k, (int, float)) and not isinstance(k, bool) \
+        else (1, 0, str(k))
 
 
 # which pairs move together between runs: the non-GSO UDP senders (one skb per
@@ -71,6 +79,55 @@ def relative_levels(levels, by_kind=False, left_out=()):
     return out
 
 
+# a run's units (rounds, in time order) fall into this many blocks for its
+# between-block variance (between_terms)
+BLOCKS = 3
+
+
+def block_tau2(xs, blocks=None):
+    """The between-block variance component of ln(xs), xs a run's units in
+    time order cut into BLOCKS consecutive blocks: the variance of the block
+    means less what the units' own spread inside the blocks explains (the
+    two-level estimate of Kalibera and Jones, ISMM 2013, with the blocks of
+    one run for its runs), at least 0; None with fewer than 2 units a block."""
+    blocks = blocks or BLOCKS
+    n = len(xs)
+    if n < 2 * blocks or min(xs) <= 0:
+        return None
+    ls = [math.log(x) for x in xs]
+    bl = [ls[i * n // blocks:(i + 1) * n // blocks] for i in range(blocks)]
+    means = [sum(b) / len(b) for b in bl]
+    mm = sum(means) / blocks
+    vb = sum((m - mm) ** 2 for m in means) / (blocks - 1)
+    within = sum(sum((x - m) ** 2 for x in b) / (len(b) - 1) / len(b)
+                 for b, m in zip(bl, means)) / blocks
+    return max(0.0, vb - within)
+
+
+def between_terms(lo, ln, keys=None):
+    """kind -> (v, df): the variance a pair's change between two runs has
+    beyond its units' own spread, 2 tau^2, with tau^2 the mean of
+    block_tau2 over the kind's pairs in both runs (LO, LN: pair -> units),
+    and its degrees of freedom ((BLOCKS - 1) per estimate).  Why: the
+    units of one run are not independent replicates of the machine's
+    state; a pair's level against its kind moves between runs by more than
+    they say (the A/A campaign of 2026-11-27 at 0.25 s slices: a GSO pair's
+    run means 10-18% apart, sd, against a Welch standard error of 3-4% from
+    its 20-60 units; 14 of 19 consecutive same-code comparisons gave a
+    verdict without this term).  The state also moves within a run, so
+    the blocks of each run estimate it from the two runs alone; pooled over
+    a kind's pairs (same machine, same kind of traffic) for degrees of
+    freedom.  A kind none of whose pairs has 2 units a block gets none."""
+    pool = {}
+    for k in keys or lo:
+        for xs in (lo.get(k) or [], ln.get(k) or []):
+            t = block_tau2(xs)
+            if t is not None:
+                pool.setdefault(kind_of(k), []).append(t)
+    return {kd: (2.0 * sum(ts) / len(ts), float(len(ts) * (BLOCKS - 1)))
+            for kd, ts in pool.items()}
+
+
 def log_change(old, new):
     """|mean ln(new) - mean ln(old)|, 0 without 2 values a side."""
     w = cs.welch_log(old, new)
@@ -79,11 +136,12 @@ def log_change(old, new):
 
 def headline_family(ao, an, rel, by_kind, thr, level):
     """The headline family's verdicts on the pairs' levels AO (old) and AN
-    (new): pair -> per-unit levels.  Returns (lo, ln, fv, left_out): the
-    levels the verdicts used (relative_levels when REL), pair -> Holm's
+    (new): pair -> per-unit levels.  Returns (lo, ln, fv, left_out, between):
+    the levels the verdicts used (relative_levels when REL), pair -> Holm's
     verdict at LEVEL and THRESHOLD (compare_stats.headline_verdicts; pairs
-    without 2 levels a side are not in it), and the pairs left out of the
-    others' reference.
+    without 2 levels a side are not in it), the pairs left out of the
+    others' reference, and pair -> the between-run term its test used
+    (between_terms: (v, df), or None).
 
     A pair whose change is called is left out of the other pairs' reference
     (the largest change first) and the verdicts are taken again, until no new
@@ -101,10 +159,12 @@ def headline_family(ao, an, rel, by_kind, thr, level):
             lo = relative_levels(ao, by_kind, left_out)
             ln = relative_levels(an, by_kind, left_out)
         ks = [k for k in ao if lo[k] and ln[k]]
-        fv = dict(zip(ks, cs.headline_verdicts([(lo[k], ln[k], thr, "higher") for k in ks],
-                                               level)))
+        bt = between_terms(lo, ln, [k for k in ks if k not in left_out])
+        btk = {k: bt.get(kind_of(k)) for k in ks}
+        fv = dict(zip(ks, cs.headline_verdicts([(lo[k], ln[k], thr, "higher", btk[k])
+                                                for k in ks], level)))
         called = [k for k in ks if fv[k]["verdict"] != "within noise" and k not in left_out]
         if not rel or not called:
-            return lo, ln, fv, left_out
+            return lo, ln, fv, left_out, btk
         ko, kn = relative_levels(ao, False, left_out), relative_levels(an, False, left_out)
         left_out.append(max(called, key=lambda k: (log_change(ko[k], kn[k]), k)))

@@ -35,7 +35,8 @@ def runs_of(d):
     if not os.path.isdir(d):
         raise ac.BadInput("DIR '%s': no such directory" % d)
     subs = sorted(os.path.join(d, x) for x in os.listdir(d)
-                  if os.path.isfile(os.path.join(d, x, "results.json")))
+                  if any(os.path.isfile(os.path.join(d, x, f))
+                         for f in ("results.json", "results.json.xz")))
     if len(subs) < 2:
         raise ac.BadInput("DIR '%s': %d results directories, allowed 2 or more" % (d, len(subs)))
     runs = [ac.load(s, "DIR") for s in subs]

@@ -275,30 +275,35 @@ def _t_quantile(p, df):
     return ab_stats.t_quantile(p, df)
 
 
-def welch_log(old, new):
+def welch_log(old, new, between=None):
     """(d, se, df): the mean of ln(new) less the mean of ln(old), its
     standard error and Welch's degrees of freedom; None with fewer than 2
-    values a side or a value <= 0."""
+    values a side or a value <= 0.  BETWEEN (v, df), when given, is a
+    variance the difference has beyond the values' own spread (the runs'
+    between-run term, compare_levels.between_terms) with its degrees of
+    freedom: added to se^2, and to the Welch-Satterthwaite df."""
     if len(old) < 2 or len(new) < 2 or min(old) <= 0 or min(new) <= 0:
         return None
     lo, ln_ = [math.log(x) for x in old], [math.log(x) for x in new]
     mo, mn = sum(lo) / len(lo), sum(ln_) / len(ln_)
     vo = sum((x - mo) ** 2 for x in lo) / (len(lo) - 1) / len(lo)
     vn = sum((x - mn) ** 2 for x in ln_) / (len(ln_) - 1) / len(ln_)
-    se = math.sqrt(vo + vn)
+    vb, dfb = between if between and between[0] > 0 else (0.0, 1.0)
+    se = math.sqrt(vo + vn + vb)
     if se == 0:
         return mn - mo, 0.0, float(len(lo) + len(ln_) - 2)
-    df = (vo + vn) ** 2 / (vo ** 2 / (len(lo) - 1) + vn ** 2 / (len(ln_) - 1)) \
-        if vo > 0 or vn > 0 else float(len(lo) + len(ln_) - 2)
+    df = (vo + vn + vb) ** 2 / (vo ** 2 / (len(lo) - 1) + vn ** 2 / (len(ln_) - 1) +
+                                vb ** 2 / dfb) \
+        if vo > 0 or vn > 0 or vb > 0 else float(len(lo) + len(ln_) - 2)
     return mn - mo, se, df
 
 
-def welch_side_pvalues(old, new, threshold, better):
+def welch_side_pvalues(old, new, threshold, better, between=None):
     """The two side p-values of the threshold rule on the log scale: p of
     "worse by more than threshold" and of "better by more than threshold";
     p <= alpha exactly when the (1 - alpha) t-interval of the ratio lies
-    strictly beyond the threshold on that side."""
-    w = welch_log(old, new)
+    strictly beyond the threshold on that side (BETWEEN: welch_log's)."""
+    w = welch_log(old, new, between)
     if w is None:
         return 1.0, 1.0
     d, se, df = w
@@ -311,18 +316,19 @@ def welch_side_pvalues(old, new, threshold, better):
     return (p_down, p_up) if better == "higher" else (p_up, p_down)
 
 
-def welch_change(old, new, level):
-    """est, lo, hi (relative changes) of NEW against OLD at coverage level."""
-    d, se, df = welch_log(old, new)
+def welch_change(old, new, level, between=None):
+    """est, lo, hi (relative changes) of NEW against OLD at coverage level
+    (BETWEEN: welch_log's)."""
+    d, se, df = welch_log(old, new, between)
     h = _t_quantile(1.0 - (1.0 - level) / 2.0, df) * se if se > 0 else 0.0
     return {"est": math.exp(d) - 1.0, "lo": math.exp(d - h) - 1.0, "hi": math.exp(d + h) - 1.0,
             "level": level}
 
 
 def headline_verdicts(cells, level):
-    """Holm at alpha = 1 - level over cells (old, new, threshold, better) of
-    per-run values, with Welch's t on their logs (cells with fewer than 2
-    values a side are left out: alpha None)."""
+    """Holm at alpha = 1 - level over cells (old, new, threshold, better
+    [, between]) of per-run values, with Welch's t on their logs (cells with
+    fewer than 2 values a side are left out: alpha None; between: welch_log's)."""
     alpha = 1.0 - level
     idx = [i for i, c in enumerate(cells) if welch_log(c[0], c[1]) is not None]
     out = [{"verdict": "within noise", "alpha": None, "p": None} for _ in cells]

@@ -139,7 +139,7 @@ def one_cut_pair_does_not_move_its_kind():
     first = {k: f["verdict"] for k, f in zip(PAIRS, first) if f["verdict"] != "within noise"}
     check(first == {UDP[0]: "regression", UDP[1]: "improvement", UDP[2]: "improvement",
                     UDP[3]: "improvement"}, "first pass: %s" % first)
-    _, _, fv, left = family(old, new)
+    _, _, fv, left, _ = family(old, new)
     check(verdicts(fv) == {UDP[0]: "regression"} and left == [UDP[0]],
           "verdicts %s, left out %s" % (verdicts(fv), left))
 
@@ -152,7 +152,7 @@ def half_a_kind_cut():
     are called while the sendmmsg pairs are not."""
     rng = random.Random(2)
     old, new = run_levels(rng, gso_sd=0.1), run_levels(rng, gso_sd=0.1, cut=UDP[:2])
-    _, _, fv, left = family(old, new)
+    _, _, fv, left, _ = family(old, new)
     check(verdicts(fv) == {UDP[0]: "regression", UDP[1]: "regression"}
           and sorted(left) == sorted(UDP[:2]), "verdicts %s, left out %s" % (verdicts(fv), left))
 
@@ -165,7 +165,7 @@ def same_code_calls_nothing():
     rng = random.Random(3)
     trials, any_call = 400, 0
     for _ in range(trials):
-        _, _, fv, left = family(run_levels(rng), run_levels(rng))
+        _, _, fv, left, _ = family(run_levels(rng), run_levels(rng))
         any_call += bool(verdicts(fv))
         check(bool(left) == bool(verdicts(fv)), "left out %s, verdicts %s" % (left,
                                                                              verdicts(fv)))
@@ -177,10 +177,69 @@ def same_code_calls_nothing():
 def absolute_levels_leave_nothing_out():
     """rel False: the pairs' own levels, one pass."""
     rng = random.Random(4)
-    old, new = run_levels(rng, drift=0.0), run_levels(rng, drift=0.0, cut=[UDP[0]])
-    lo, ln, fv, left = family(old, new, rel=False)
+    old = run_levels(rng, units=12, drift=0.0)
+    new = run_levels(rng, units=12, drift=0.0, cut=[UDP[0]])
+    lo, ln, fv, left, _ = family(old, new, rel=False)
     check(lo == old and ln == new and left == [], "absolute: left out %s" % left)
     check(verdicts(fv).get(UDP[0]) == "regression", "absolute: %s" % verdicts(fv))
+
+
+@test
+def block_tau2_by_hand():
+    """Three blocks whose logs sit at +0.1, 0, -0.1 with a spread of +-0.01
+    inside each: the variance of the block means (0.01) less the units'
+    own share in them (0.0001 / 2 each); identical blocks give 0; fewer than
+    2 units a block give None."""
+    xs = [math.exp(c + e) for c in (0.1, 0.0, -0.1) for e in (0.01, -0.01)]
+    t = cl.block_tau2(xs, 3)
+    check(close(t, 0.01 - 0.0001, 1e-9), "tau2 %r" % t)
+    check(cl.block_tau2([math.exp(e) for e in (0.01, -0.01) * 3], 3) == 0.0, "equal blocks")
+    check(cl.block_tau2([1.0] * 5, 3) is None, "5 units in 3 blocks")
+    bt = cl.between_terms({("sendto", "plain"): xs, ("gso-cmsg", "gro"): [1.0] * 4},
+                          {("sendto", "plain"): xs})
+    check(set(bt) == {"udp"} and close(bt["udp"][0], 2 * t, 1e-12) and bt["udp"][1] == 4.0,
+          "between_terms %r" % bt)
+
+
+def state_runs(rng, units=30, state_sd=0.1, cut=()):
+    """Runs whose pairs' levels against their kind move with the machine's
+    state: each pair's own offset (sd STATE_SD, more for GSO pairs) changes
+    twice inside a run at random rounds, so that two runs differ by more
+    than their rounds' noise says, and the blocks of a run see some of it."""
+    out = run_levels(rng, units=units, gso_sd=0.15, cut=cut)
+    for k in PAIRS:
+        sd = state_sd * (2.0 if k in GSO else 0.3)
+        cuts = sorted(rng.sample(range(1, units), 2))
+        seg = [rng.gauss(0, sd) for _ in range(3)]
+        out[k] = [x * math.exp(seg[(i >= cuts[0]) + (i >= cuts[1])])
+                  for i, x in enumerate(out[k])]
+    return out
+
+
+@test
+def between_run_term_keeps_same_code_quiet():
+    """A/A on runs whose state moves between and within runs (state_runs):
+    with the between-run term, a call in at most 5% (+2 se) of 200 pairs of
+    runs; without it (the units of a run taken as independent), far more:
+    the term is what holds the rate.  A 20% cut of a non-GSO UDP pair is
+    still found in most."""
+    rng = random.Random(7)
+    trials, calls, plain_calls, found = 200, 0, 0, 0
+    real = cs.headline_verdicts
+    for _ in range(trials):
+        old, new = state_runs(rng), state_runs(rng)
+        calls += bool(verdicts(family(old, new)[2]))
+        cs.headline_verdicts = lambda cells, level: real([c[:4] for c in cells], level)
+        try:
+            plain_calls += bool(verdicts(family(old, new)[2]))
+        finally:
+            cs.headline_verdicts = real
+        cut = state_runs(rng, cut=[UDP[2]])
+        found += verdicts(family(old, cut)[2]).get(UDP[2]) == "regression"
+    se = math.sqrt(0.05 * 0.95 / trials)
+    check(calls / trials <= 0.05 + 2 * se, "A/A with the term: %d of %d" % (calls, trials))
+    check(plain_calls / trials > 0.2, "A/A without it: %d of %d" % (plain_calls, trials))
+    check(found / trials >= 0.6, "cut found in %d of %d" % (found, trials))
 
 
 if __name__ == "__main__":

@@ -13,6 +13,7 @@ a changed copy of SRC/results.json, for compare_test.sh.  Ops:
 """
 
 import json
+import lzma
 import math
 import os
 import random
@@ -59,8 +60,13 @@ def main():
     if len(sys.argv) < 4:
         sys.exit(__doc__)
     src, dst, rest = sys.argv[1], sys.argv[2], sys.argv[3:]
-    with open(os.path.join(src, "results.json")) as f:
-        res = json.load(f)
+    fn = os.path.join(src, "results.json")
+    if not os.path.isfile(fn) and os.path.isfile(fn + ".xz"):
+        with lzma.open(fn + ".xz", "rt") as f:     # as results/ keeps large runs
+            res = json.load(f)
+    else:
+        with open(fn) as f:
+            res = json.load(f)
     ops, cur = [], []
     for w in rest:
         if w == "--":

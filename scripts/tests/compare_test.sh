@@ -430,6 +430,29 @@ if [ "$(rc_of k_all)" = 0 ] && ug_jcheck "$tmp/k_all.out" "headline_reference ==
 else
 	ktap_fail "the same cut, --reference all" "exit $(rc_of k_all)"
 fi
+# the between-run term (2026-11-27): two consecutive A/A runs of 0.25 s slices
+# (results/ab-campaign-2026-11-27a/aa, 12:25 and 12:29).  Without the term
+# the rounds of each run were taken as independent and zerocopy -> gro read
+# -17.2% [-26.2, -7.2]: exit 1 on the same code (14 of that campaign's 19
+# consecutive comparisons gave a verdict).  With it: exit 0, and sendmmsg ->
+# plain cut by 20% is still called, alone.
+AA=results/ab-campaign-2026-11-27a/aa
+AA1=$AA/20261127T122520Z-vm-aa
+AA2=$AA/20261127T122941Z-vm-aa
+run_cmp b_same "$AA1" "$AA2" --json
+if [ "$(rc_of b_same)" = 0 ] && ug_jcheck "$tmp/b_same.out" "count == {'within noise': 26}" \
+	"[p['headline'].get('between_run_sd') is not None for p in pairs].count(True) == 26"; then
+	ktap_ok "two A/A runs of 0.25 s slices: exit 0 (the between-run term; exit 1 without it)"
+else
+	ktap_fail "two A/A runs of 0.25 s slices" "exit $(rc_of b_same): $(head -2 "$tmp/b_same.err")"
+fi
+if cut_called b_cut "$AA1" "$AA2" sendmmsg plain "throughput (pair level.*other udp pairs'" \
+	"count == {'regression': 2, 'within noise': 24}"; then
+	ktap_ok "A/A runs of 0.25 s slices, sendmmsg -> plain cut by 20%: exit 1, named alone"
+else
+	ktap_fail "A/A runs of 0.25 s slices, sendmmsg -> plain cut by 20%" \
+		"exit $(rc_of b_cut): $(head -2 "$tmp/b_cut.err")"
+fi
 # compare_power.py on three of those runs: the same code twice with no verdict,
 # each of the 13 pairs cut in turn (and each tx mode's pairs together)
 mkdir "$tmp/pw"
