@@ -68,59 +68,49 @@ check_pairs() {
 	[ "$got" = 2 ] || { echo "$1: $got warm-up slices, want 2"; return 1; }
 }
 
+# run_case RULE T_MAT [TX WANT]...: the rounds from a clean state with the
+# question answered by RULE, measuring from T_MAT; each TX (default a b c,
+# with -n pairs each) checked with check_pairs; problems in $why
+run_case() {
+	local rule=$1 t0=$2 msg
+	shift 2
+	reset
+	ask_rule=$rule t_mat=$t0
+	run_rounds 2>/dev/null
+	why=
+	[ $# -gt 0 ] || set -- a "$reps" b "$reps" c "$reps"
+	while [ $# -ge 2 ]; do
+		msg=$(check_pairs "$1" "$2") || why+="$msg; "
+		shift 2
+	done
+}
+# report OK_NAME FAIL_NAME: one KTAP line from $why
+report() {
+	if [ -z "$why" ]; then ktap_ok "rounds: $1"; else ktap_fail "rounds: $2" "$why"; fi
+}
+
 ktap_header
+now=${EPOCHREALTIME%.*}
 
-reset
-ask_rule=rule_skip t_mat=${EPOCHREALTIME%.*}
-run_rounds 2>/dev/null
-why=
-for t in "a 3" "b 8" "c 8"; do
-	# shellcheck disable=SC2086
-	msg=$(check_pairs $t) || why+="$msg; "
-done
+run_case rule_skip "$now" a 3 b 8 c 8
 case "$stop_why" in "target reached or max-reps (8)") ;; *) why+="stop '$stop_why'; " ;; esac
-if [ -z "$why" ]; then
-	ktap_ok "rounds: --max-reps per pair: a pair that skipped rounds still gets its 8 pairs"
-else
-	ktap_fail "rounds: --max-reps per pair" "$why"
-fi
+report "--max-reps per pair: a pair that skipped rounds still gets its 8 pairs" \
+	"--max-reps per pair"
 
-reset
-ask_rule=rule_all t_mat=$((${EPOCHREALTIME%.*} - budget))
-run_rounds 2>/dev/null
-why=
-for t in a b c; do msg=$(check_pairs "$t" 2) || why+="$msg; "; done
+run_case rule_all $((now - budget))
 [ "$(asked)" = 0 ] || why+="asked $(asked) times after the budget; "
 [ "$stop_why" = "budget ($budget s)" ] || why+="stop '$stop_why'; "
-if [ -z "$why" ]; then
-	ktap_ok "rounds: budget spent: the -n minimum, then no new round"
-else
-	ktap_fail "rounds: budget spent" "$why"
-fi
+report "budget spent: the -n minimum, then no new round" "budget spent"
 
-reset
-ask_rule=rule_fail t_mat=${EPOCHREALTIME%.*}
-run_rounds 2>/dev/null
-why=
-for t in a b c; do msg=$(check_pairs "$t" 2) || why+="$msg; "; done
+run_case rule_fail "$now"
 [ "$failed" = 1 ] || why+="failed=$failed; "
 case "$stop_why" in error*) ;; *) why+="stop '$stop_why'; " ;; esac
-if [ -z "$why" ]; then
-	ktap_ok "rounds: a failed question stops the run as an error, never as 'target reached'"
-else
-	ktap_fail "rounds: a failed question" "$why"
-fi
+report "a failed question stops the run as an error, never as 'target reached'" \
+	"a failed question"
 
-reset
-ci=off reps=3 ask_rule=rule_fail t_mat=${EPOCHREALTIME%.*}
-run_rounds 2>/dev/null
-why=
-for t in a b c; do msg=$(check_pairs "$t" 3) || why+="$msg; "; done
+ci=off reps=3
+run_case rule_fail "$now"
 [ "$(asked)" = 0 ] || why+="asked $(asked) times with --ci off; "
 [ "$stop_why" = "fixed reps (-n 3)" ] || why+="stop '$stop_why'; "
-if [ -z "$why" ]; then
-	ktap_ok "rounds: --ci off: -n pairs each, planned at once, no question asked"
-else
-	ktap_fail "rounds: --ci off" "$why"
-fi
+report "--ci off: -n pairs each, planned at once, no question asked" "--ci off"
 ktap_finish

@@ -35,6 +35,18 @@ run_cmp() {
 	echo $? >"$tmp/$n.rc"
 }
 rc_of() { cat "$tmp/$1.rc"; }
+# same_code NAME WHAT OLD NEW CHECKS...: ab_compare.py --json OLD NEW exits 0
+# and its JSON passes every CHECK (ug_jcheck)
+same_code() {
+	local n=$1 what=$2 old=$3 new=$4
+	shift 4
+	run_cmp "$n" "$old" "$new" --json
+	if [ "$(rc_of "$n")" = 0 ] && ug_jcheck "$tmp/$n.out" "$@"; then
+		ktap_ok "$what"
+	else
+		ktap_fail "${what%%:*}" "exit $(rc_of "$n"): $(head -2 "$tmp/$n.err")"
+	fi
+}
 lines() { wc -l <"$1" | tr -d ' '; }
 
 # ---- the statistics ---------------------------------------------------------------
@@ -439,13 +451,9 @@ fi
 AA=results/ab-campaign-2026-11-27a/aa
 AA1=$AA/20261127T122520Z-vm-aa
 AA2=$AA/20261127T122941Z-vm-aa
-run_cmp b_same "$AA1" "$AA2" --json
-if [ "$(rc_of b_same)" = 0 ] && ug_jcheck "$tmp/b_same.out" "count == {'within noise': 26}" \
-	"[p['headline'].get('between_run_sd') is not None for p in pairs].count(True) == 26"; then
-	ktap_ok "two A/A runs of 0.25 s slices: exit 0 (the between-run term; exit 1 without it)"
-else
-	ktap_fail "two A/A runs of 0.25 s slices" "exit $(rc_of b_same): $(head -2 "$tmp/b_same.err")"
-fi
+same_code b_same "two A/A runs of 0.25 s slices: exit 0 (the between-run term; exit 1 without it)" \
+	"$AA1" "$AA2" "count == {'within noise': 26}" \
+	"[p['headline'].get('between_run_sd') is not None for p in pairs].count(True) == 26"
 if cut_called b_cut "$AA1" "$AA2" sendmmsg plain "throughput (pair level.*other udp pairs'" \
 	"count == {'regression': 2, 'within noise': 24}"; then
 	ktap_ok "A/A runs of 0.25 s slices, sendmmsg -> plain cut by 20%: exit 1, named alone"
@@ -490,13 +498,8 @@ power_bad "runs of two methods" "runs of different methods or matrices: .*(no me
 # within that noise: said, not called
 DEF1=results/ab-2026-11-25b/campaign/default/20261125T095918Z-vm-default
 DEF2=results/ab-2026-11-25b/campaign/default/20261125T100437Z-vm-default
-run_cmp d_same "$DEF1" "$DEF2" --json
-if [ "$(rc_of d_same)" = 0 ] && ug_jcheck "$tmp/d_same.out" "family_kind == 'headline'" \
-	"family_cells == 13"; then
-	ktap_ok "two loaded default runs (slices, method named): the headline family, exit 0"
-else
-	ktap_fail "two loaded default runs" "exit $(rc_of d_same): $(head -2 "$tmp/d_same.err")"
-fi
+same_code d_same "two loaded default runs (slices, method named): the headline family, exit 0" \
+	"$DEF1" "$DEF2" "family_kind == 'headline'" "family_cells == 13"
 "$MUT" "$DEF2" "$tmp/d_cut" scale sendto plain A rx_MBps 0.8 -- scale sendto plain B rx_MBps 0.8
 run_cmp d_cut "$DEF1" "$tmp/d_cut" --json
 if [ "$(rc_of d_cut)" = 0 ]; then
