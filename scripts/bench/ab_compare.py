@@ -465,7 +465,9 @@ def markdown(rep):
          ""]
     if rep.get("family_kind") == "headline":
         L += ["The family: the headline metric of each tx/rx pair (per run, the geometric mean "
-              "of its A and B rx MB/s%s; MB/s: the medians of the pair's own)%s:" % (
+              "of its A and B rx MB/s%s; MB/s: the medians of the pair's own; Welch's t over "
+              "the rounds with a between-run term: the variance between 3 time blocks of each "
+              "run beyond their rounds' spread, pooled over the pair's kind)%s:" % (
                   ", against the other pairs' of its kind (non-GSO UDP, GSO, TCP; all when "
                   "fewer than 2) in the same round" if rep.get("headline_reference") == "kind"
                   else ", against the other pairs' in the same round"
