@@ -20,6 +20,7 @@ whether each target was met: never more."""
 import argparse
 import glob
 import json
+import lzma
 import math
 import os
 import statistics
@@ -42,11 +43,16 @@ def recompute(r, d):
 
 def runs_of(d, again=False):
     out = []
-    for p in sorted(glob.glob(os.path.join(d, "*", "results.json"))):
+    found = {}
+    for p in sorted(glob.glob(os.path.join(d, "*", "results.json*")),
+                    key=lambda p: p.endswith(".xz")):     # .json first
+        if p.endswith((".json", ".json.xz")):       # results/ keeps large runs as .xz
+            found.setdefault(os.path.dirname(p), p)
+    for p in (found[k] for k in sorted(found)):
         try:
-            with open(p) as f:
+            with (lzma.open(p, "rt") if p.endswith(".xz") else open(p)) as f:
                 r = json.load(f)
-        except (OSError, ValueError):
+        except (OSError, ValueError, lzma.LZMAError):
             continue
         r["_dir"] = os.path.basename(os.path.dirname(p))
         try:        # ab_campaign.sh --host-noise: the probe before the run
