@@ -36,14 +36,11 @@ for tag in before after; do
 done
 for b in 2 4; do
 	log=$out/after-27a-blocks$b.log
-	echo "\$ python3 -c 'compare_levels.BLOCKS = $b; compare_power.main([results/ab-campaign-2026-11-27a/aa])'" \
-		"  # at $(git -C "$after" rev-parse --short HEAD), $(date -u +%FT%TZ)" >"$log"
-	(cd "$after/scripts/bench" && python3 -c "
-import sys
-import compare_levels
-compare_levels.BLOCKS = $b
-import compare_power
-compare_power.main(['$top/results/ab-campaign-2026-11-27a/aa'])") >>"$log" 2>&1
+	echo "\$ python3 results/compare-between-2026-11-27/blocks_power.py TREE $b" \
+		"results/ab-campaign-2026-11-27a/aa" \
+		"  # TREE at $(git -C "$after" rev-parse --short HEAD), $(date -u +%FT%TZ)" >"$log"
+	python3 "$top/results/compare-between-2026-11-27/blocks_power.py" "$after" "$b" \
+		"$top/results/ab-campaign-2026-11-27a/aa" >>"$log" 2>&1
 done
 log=$out/before-27a-dersimonian-laird.log
 for mode in "" --all; do

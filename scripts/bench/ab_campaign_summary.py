@@ -27,6 +27,7 @@ import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from ab_rawlog import read_results, results_file  # noqa: E402
 
 
 def recompute(r, d):
@@ -43,15 +44,9 @@ def recompute(r, d):
 
 def runs_of(d, again=False):
     out = []
-    found = {}
-    for p in sorted(glob.glob(os.path.join(d, "*", "results.json*")),
-                    key=lambda p: p.endswith(".xz")):     # .json first
-        if p.endswith((".json", ".json.xz")):       # results/ keeps large runs as .xz
-            found.setdefault(os.path.dirname(p), p)
-    for p in (found[k] for k in sorted(found)):
+    for p in filter(None, map(results_file, sorted(glob.glob(os.path.join(d, "*", ""))))):
         try:
-            with (lzma.open(p, "rt") if p.endswith(".xz") else open(p)) as f:
-                r = json.load(f)
+            r = read_results(p)
         except (OSError, ValueError, lzma.LZMAError):
             continue
         r["_dir"] = os.path.basename(os.path.dirname(p))

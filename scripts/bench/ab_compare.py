@@ -54,6 +54,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import compare_stats as cs  # noqa: E402
 import compare_levels as cl  # noqa: E402
 from compare_levels import number  # noqa: E402
+from ab_rawlog import read_results, results_file  # noqa: E402
 
 PROG = os.path.basename(sys.argv[0])
 SCHEMAS = (1,)
@@ -92,16 +93,12 @@ def load(path, side):
     """results.json of a results directory, checked enough to be compared."""
     if not os.path.isdir(path):
         raise BadInput("%s '%s': no such directory" % (side, path))
-    fn = os.path.join(path, "results.json")
-    opener = open
-    if not os.path.isfile(fn) and os.path.isfile(fn + ".xz"):
-        fn, opener = fn + ".xz", lzma.open     # as results/ keeps large runs
-    if not os.path.isfile(fn):
+    fn = results_file(path)
+    if fn is None:
         raise BadInput("%s '%s': no results.json (not a udpgso_ab.sh results directory)"
                        % (side, path))
     try:
-        with opener(fn, "rt") as f:
-            res = json.load(f)
+        res = read_results(fn)
     except (ValueError, OSError, lzma.LZMAError) as e:
         raise BadInput("%s '%s': bad JSON: %s" % (side, fn, str(e).splitlines()[0]))
     if not isinstance(res, dict):

@@ -2,8 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 """udpgso-lab: what ab_report.py reads from an A/B run's files: run.conf, the
 sections of a raw/*.log (`== NAME` blocks), the tools' JSON, counter and
-perf stat blocks, /proc/stat deltas."""
+perf stat blocks, /proc/stat deltas; a results directory's results.json."""
 import json
+import lzma
+import os
 
 STAT_FIELDS = ["user", "nice", "system", "idle", "iowait", "irq", "softirq", "steal"]
 
@@ -22,6 +24,23 @@ def read_conf(path):
                 conf[k] = v
     conf["notes"] = notes
     return conf
+
+
+def results_file(d):
+    """The results.json of results directory D, or results.json.xz when only
+    that is there (results/ keeps large runs packed); None without either."""
+    fn = os.path.join(d, "results.json")
+    for f in (fn, fn + ".xz"):
+        if os.path.isfile(f):
+            return f
+    return None
+
+
+def read_results(fn):
+    """results_file()'s JSON (OSError, ValueError or lzma.LZMAError when it
+    cannot be read)"""
+    with (lzma.open(fn, "rt") if fn.endswith(".xz") else open(fn)) as f:
+        return json.load(f)
 
 
 def parse_log(path):

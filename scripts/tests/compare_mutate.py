@@ -13,12 +13,14 @@ a changed copy of SRC/results.json, for compare_test.sh.  Ops:
 """
 
 import json
-import lzma
 import math
 import os
 import random
 import statistics
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "bench"))
+from ab_rawlog import read_results, results_file  # noqa: E402
 
 
 def apply(res, op, a):
@@ -60,13 +62,7 @@ def main():
     if len(sys.argv) < 4:
         sys.exit(__doc__)
     src, dst, rest = sys.argv[1], sys.argv[2], sys.argv[3:]
-    fn = os.path.join(src, "results.json")
-    if not os.path.isfile(fn) and os.path.isfile(fn + ".xz"):
-        with lzma.open(fn + ".xz", "rt") as f:     # as results/ keeps large runs
-            res = json.load(f)
-    else:
-        with open(fn) as f:
-            res = json.load(f)
+    res = read_results(results_file(src) or os.path.join(src, "results.json"))
     ops, cur = [], []
     for w in rest:
         if w == "--":
