@@ -9,8 +9,9 @@ request) the change of NEW against OLD is the Hodges-Lehmann estimate over the
 per-repetition values with the exact Mann-Whitney confidence interval (on the
 log scale: a relative change; loss in percentage points).  A metric is a
 "regression" or an "improvement" only when its whole interval lies strictly
-beyond the threshold (default 5%; loss 2 points) on that side, otherwise
-"within noise"; a configuration is a regression when any metric is.  By
+beyond the threshold (default 5%, 2% in the headline family below; loss 2
+points) on that side, otherwise "within noise"; a configuration is a
+regression when any metric is.  By
 default the error is controlled over the whole table: Holm's step-down over
 the intervals whose repetitions can give a verdict (Tarone's rule), so an
 A/A comparison calls anything with probability at most 1 - level (5%);
@@ -72,6 +73,18 @@ METRICS = {
 # CPUs (cost_per_GiB), which counts other programs: two runs five minutes
 # apart on this shared machine differ there by up to +45% (docs/compare.md)
 DEFAULT_METRICS = "rx_MBps,proc_cpu_s_per_GiB,loss_pct"
+# the smallest change called (--threshold's default), per rule.  The headline
+# family's cells carry the between-run term (compare_levels.between_terms): its
+# interval already holds what the machine's state does between two runs, and
+# the threshold is only the smallest change worth naming.  At 2% (5% until
+# 2026-11-27) a 20% cut of one non-GSO UDP pair is found in 144-167 of the 190
+# comparisons of every two runs of the 0.25 s A/A campaign (107-136 at 5%) and
+# 81-95 of 105 of the quiet 1 s one (66-88), with 1 verdict on the same code in
+# those 295 and the loaded campaign's 190 (0 at 5%):
+# results/compare-threshold-2026-11-27.  The other rules take the repetitions
+# as independent: 5% is their margin.
+HEADLINE_THRESHOLD = 2.0
+TABLE_THRESHOLD = 5.0
 KEY_FIELDS = ("tx_mode", "rx_mode", "setting")
 
 
@@ -90,13 +103,19 @@ class Parser(argparse.ArgumentParser):
 
 # ---- reading ------------------------------------------------------------------------
 def load(path, side):
-    """results.json of a results directory, checked enough to be compared."""
+    """results.json of a results directory, checked enough to be compared;
+    or, for a directory of results directories (several runs of one side,
+    e.g. ab_campaign.sh's DIR/default), load_runs of them."""
     if not os.path.isdir(path):
         raise BadInput("%s '%s': no such directory" % (side, path))
     fn = results_file(path)
     if fn is None:
-        raise BadInput("%s '%s': no results.json (not a udpgso_ab.sh results directory)"
-                       % (side, path))
+        subs = sorted(os.path.join(path, x) for x in os.listdir(path)
+                      if results_file(os.path.join(path, x)))
+        if subs:
+            return load_runs(path, subs, side)
+        raise BadInput("%s '%s': no results.json (not a udpgso_ab.sh results directory,"
+                       " nor a directory of them)" % (side, path))
     try:
         res = read_results(fn)
     except (ValueError, OSError, lzma.LZMAError) as e:
@@ -121,6 +140,39 @@ def load(path, side):
                 raise BadInput("%s '%s': schema mismatch: run %d has no '%s'" % (side, fn, i, k))
     res["_path"] = path
     return res
+
+
+def load_runs(path, subs, side):
+    """Several results directories of one side (SUBS, in time order: their
+    names start with the UTC time) as one: the first's description, every
+    run record tagged with "_run" (its directory's index: the headline
+    family takes each directory's rounds apart, compare_levels.side_levels),
+    "_runs" the count and "_paths" the directories.  They must share the
+    method, the matrix, the settings and the slice length (BadInput naming
+    the first that does not)."""
+    return merge_runs(path, [load(s, side) for s in subs], side)
+
+
+def merge_runs(path, rs, side):
+    """load_runs of results already loaded (RS, in time order), named PATH."""
+    subs = [r["_path"] for r in rs]
+    first = rs[0]
+    for r in rs[1:]:
+        for what, f in (("method", lambda x: x.get("method")),
+                        ("matrix", lambda x: sorted(group(x))),
+                        ("settings", lambda x: x.get("settings")),
+                        ("slice length", lambda x: x.get("secs"))):
+            if f(r) != f(first):
+                raise BadInput("%s '%s': runs %s and %s differ in their %s; allowed runs"
+                               " of one method, matrix, settings and slice length"
+                               % (side, path, os.path.basename(subs[0]),
+                                  os.path.basename(r["_path"]), what))
+    out = dict(first)
+    out["runs"] = [dict(x, _run=i) for i, r in enumerate(rs) for x in r["runs"]]
+    out["_runs"] = len(rs)
+    out["_paths"] = subs
+    out["_path"] = path
+    return out
 
 
 def group(res):
@@ -258,8 +310,10 @@ def compare_headline(paired, pairs, args):
         heads[k]["old"] += go["ok"]
         heads[k]["new"] += gn["ok"]
         heads[k]["confs"].append(p)
-    ao = {k: cl.pair_levels(heads[k]["old"]) for k in order}
-    an = {k: cl.pair_levels(heads[k]["new"]) for k in order}
+    ao = {k: cl.side_levels(heads[k]["old"]) for k in order}
+    an = {k: cl.side_levels(heads[k]["new"]) for k in order}
+    # the between-run term is tau^2 (1/runs OLD + 1/runs NEW)
+    scale = 1.0 / args.runs_old + 1.0 / args.runs_new
     rel = not args.absolute_levels and len(order) >= 3
     by_kind = rel and args.reference == "kind"
     args.levels_kind = "relative" if rel else "absolute"
@@ -268,6 +322,7 @@ def compare_headline(paired, pairs, args):
     lo, ln, fv, left_out, btk = cl.headline_family(ao, an, rel, by_kind, thr,
                                                    args.level / 100.0)
     cells = []
+    fo, fn = cl.flat(ao), cl.flat(an)
     for k in order:
         xo, xn = lo[k], ln[k]
         ref = cl.reference_of(k, order, by_kind, left_out) if rel else []
@@ -277,9 +332,10 @@ def compare_headline(paired, pairs, args):
                      "the other %s pairs'" % cl.kind_of(k) if by_kind and
                      all(cl.kind_of(q) == cl.kind_of(k) for q in ref) else
                      "the other pairs'") if rel else ""),
-             "unit": "%", "better": "higher", "n_old": len(xo), "n_new": len(xn),
-             "old_median": cs.median(ao[k]) if ao[k] else None,
-             "new_median": cs.median(an[k]) if an[k] else None, "_xo": xo, "_xn": xn,
+             "unit": "%", "better": "higher", "n_old": sum(map(len, xo)),
+             "n_new": sum(map(len, xn)),
+             "old_median": cs.median(fo[k]) if fo[k] else None,
+             "new_median": cs.median(fn[k]) if fn[k] else None, "_xo": xo, "_xn": xn,
              "_key": k}
         if rel:
             m["reference"] = ["%s/%s" % q for q in ref]
@@ -299,7 +355,7 @@ def compare_headline(paired, pairs, args):
         m.update(est=100 * c["est"], lo=100 * c["lo"], hi=100 * c["hi"], level=c["level"],
                  verdict=f["verdict"], p=f["p"], holm_alpha=f["alpha"],
                  test="Welch t on ln(per-run level), with a between-run term",
-                 between_run_sd=(100 * math.sqrt(bt[0] / 2.0) if bt else None),
+                 between_run_sd=(100 * math.sqrt(bt[0] / scale) if bt else None),
                  between_run_df=(bt[1] if bt else None))
         v = cs.verdict(c["lo"], c["hi"], thr, "higher", c["level"], 0.0)
         if v != f["verdict"]:        # the two views of one rule must agree
@@ -329,7 +385,10 @@ def compare(old, new, args):
         # make run became slices again) are decided on the headline family
         args.headline = args.headline or (old.get("method") in ("inrun", "slices") and
                                           new.get("method") in ("inrun", "slices"))
+    if args.threshold is None:
+        args.threshold = HEADLINE_THRESHOLD if args.headline else TABLE_THRESHOLD
     paired = pair(old, new, args.ignore_settings)
+    args.runs_old, args.runs_new = old.get("_runs", 1), new.get("_runs", 1)
     pairs, cells = [], []
     for key, go, gn in paired:
         p = dict(zip(KEY_FIELDS, key))
@@ -370,6 +429,7 @@ def compare(old, new, args):
 def side_info(res):
     out = {k: res.get(k) for k in ("label", "kernel", "host", "preset", "settings", "reps",
                                     "secs", "command", "method")} | {"path": res["_path"]}
+    out["results_dirs"] = res.get("_paths", [res["_path"]])
     if res.get("method") == "inrun":
         out["reps"] = "%d runs" % len({r.get("run_id") for r in res["runs"]})
         out["secs"] = "in-run windows of"
@@ -427,9 +487,12 @@ def fmt_val(v):
 
 
 def side_words(o):
+    runs = o.get("results_dirs") or []
+    more = "; %d runs: %s" % (len(runs), ", ".join(os.path.basename(r) for r in runs)) \
+        if len(runs) > 1 else ""
     if o.get("method") == "inrun":
-        return "in-run, %s" % o["reps"]
-    return "%s reps x %s s" % (o["reps"], o["secs"])
+        return "in-run, %s%s" % (o["reps"], more)
+    return "%s reps x %s s%s" % (o["reps"], o["secs"], more)
 
 
 def markdown(rep):
@@ -464,11 +527,15 @@ def markdown(rep):
         L += ["The family: the headline metric of each tx/rx pair (per run, the geometric mean "
               "of its A and B rx MB/s%s; MB/s: the medians of the pair's own; Welch's t over "
               "the rounds with a between-run term: the variance between 3 time blocks of each "
-              "run beyond their rounds' spread, pooled over the pair's kind)%s:" % (
+              "run beyond their rounds' spread%s, pooled over the pair's kind, times 1/runs "
+              "OLD + 1/runs NEW)%s:" % (
                   ", against the other pairs' of its kind (non-GSO UDP, GSO, TCP; all when "
                   "fewer than 2) in the same round" if rep.get("headline_reference") == "kind"
                   else ", against the other pairs' in the same round"
                   if rep.get("headline_levels") == "relative" else "",
+                  " and of each side's run means" if max(
+                      len(rep["old"]["results_dirs"]), len(rep["new"]["results_dirs"])) > 1
+                  else "",
                   "; left out of the other pairs' reference, in this order, each called in"
                   " the pass before: %s" %
                   ", ".join(rep["left_out_of_reference"])
@@ -613,8 +680,10 @@ def parse(argv):
                 epilog="\n\n".join(__doc__.split("\n\n")[1:]))
     ap.add_argument("old", nargs="?", metavar="OLD", help="results directory before")
     ap.add_argument("new", nargs="?", metavar="NEW", help="results directory after")
-    ap.add_argument("--threshold", type=float, default=5.0, metavar="PCT",
-                    help="smallest relative change called a regression (default 5)")
+    ap.add_argument("--threshold", type=float, default=None, metavar="PCT",
+                    help="smallest relative change called a regression (default %g for the"
+                         " headline family, %g for the other rules)" % (
+                             HEADLINE_THRESHOLD, TABLE_THRESHOLD))
     ap.add_argument("--loss-threshold", type=float, default=2.0, metavar="PP",
                     help="the same for loss, in percentage points (default 2)")
     ap.add_argument("--level", type=float, default=95.0, metavar="PCT",
@@ -654,7 +723,7 @@ def parse(argv):
         raise BadInput("--family, --headline and --per-interval: allowed one of them")
     if args.matrix_args is None and (args.old is None or args.new is None):
         raise BadInput("needs OLD and NEW results directories (see -h)")
-    if not 0 <= args.threshold < 100:
+    if args.threshold is not None and not 0 <= args.threshold < 100:
         raise BadInput("--threshold %g: allowed 0 <= PCT < 100" % args.threshold)
     if not 0 <= args.loss_threshold <= 100:
         raise BadInput("--loss-threshold %g: allowed 0..100" % args.loss_threshold)

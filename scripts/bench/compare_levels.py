@@ -30,6 +30,16 @@ def pair_levels(runs):
             for _, x in sorted(by.items(), key=unit_order) if "A" in x]
 
 
+def side_levels(runs):
+    """The levels of one side's records, per results directory: a list with
+    pair_levels of each ("_run", set when a side holds several runs; 0
+    otherwise), in the order of their runs."""
+    by = {}
+    for r in runs:
+        by.setdefault(r.get("_run", 0), []).append(r)
+    return [pair_levels(by[i]) for i in sorted(by)]
+
+
 def unit_order(kv):
     """time order of (unit, ...): numbers as numbers (rep 10 after rep 9;
     until 2026-11-27 they sorted as text), then anything else as text"""
@@ -104,28 +114,52 @@ def block_tau2(xs, blocks=None):
     return max(0.0, vb - within)
 
 
+def run_means_tau2(runs):
+    """(tau^2, df) from the spread of one side's run means of ln(units)
+    (RUNS: a list of unit lists, one per run): the variance of the run means
+    less the mean of their own squared standard errors, at least 0, with
+    len(RUNS) - 1 degrees of freedom; None with fewer than 2 runs of 2 units."""
+    rs = [[math.log(x) for x in xs] for xs in runs if len(xs) >= 2 and min(xs) > 0]
+    if len(rs) < 2:
+        return None
+    means = [sum(r) / len(r) for r in rs]
+    mm = sum(means) / len(means)
+    vb = sum((m - mm) ** 2 for m in means) / (len(means) - 1)
+    within = sum(sum((x - m) ** 2 for x in r) / (len(r) - 1) / len(r)
+                 for r, m in zip(rs, means)) / len(rs)
+    return max(0.0, vb - within), float(len(rs) - 1)
+
+
 def between_terms(lo, ln, keys=None):
-    """kind -> (v, df): the variance a pair's change between two runs has
-    beyond its units' own spread, 2 tau^2, with tau^2 the mean of
-    block_tau2 over the kind's pairs in both runs (LO, LN: pair -> units),
-    and its degrees of freedom ((BLOCKS - 1) per estimate).  Why: the
-    units of one run are not independent replicates of the machine's
-    state; a pair's level against its kind moves between runs by more than
-    they say (the A/A campaign of 2026-11-27 at 0.25 s slices: a GSO pair's
-    run means 10-18% apart, sd, against a Welch standard error of 3-4% from
-    its 20-60 units; 14 of 19 consecutive same-code comparisons gave a
-    verdict without this term).  The state also moves within a run, so
-    the blocks of each run estimate it from the two runs alone; pooled over
-    a kind's pairs (same machine, same kind of traffic) for degrees of
-    freedom.  A kind none of whose pairs has 2 units a block gets none."""
+    """kind -> (tau^2, df): the variance a pair's level has from run to run
+    beyond its units' own spread, and its degrees of freedom.  LO, LN: pair
+    -> the units of each run of that side (a list of lists).  Two estimates
+    are pooled, weighted by their degrees of freedom, over the kind's pairs:
+    block_tau2 of every run ((BLOCKS - 1) each), and with several runs a
+    side the spread of that side's run means (run_means_tau2: runs - 1).
+    Why: the units of one run are not independent replicates of the
+    machine's state; a pair's level against its kind moves between runs by
+    more than they say (the A/A campaign of 2026-11-27 at 0.25 s slices: a
+    GSO pair's run means 10-18% apart, sd, against a Welch standard error of
+    3-4% from its 20-60 units; 14 of 19 consecutive same-code comparisons
+    gave a verdict without this term).  The state also moves within a run,
+    so the blocks of each run estimate it from two runs alone; pooled over a
+    kind's pairs (same machine, same kind of traffic) for degrees of
+    freedom.  A pair's change between the two sides' means then has
+    tau^2 (1/runs OLD + 1/runs NEW) beyond its units' spread
+    (headline_family).  A kind with no estimate gets none."""
     pool = {}
     for k in keys or lo:
-        for xs in (lo.get(k) or [], ln.get(k) or []):
-            t = block_tau2(xs)
-            if t is not None:
-                pool.setdefault(kind_of(k), []).append(t)
-    return {kd: (2.0 * sum(ts) / len(ts), float(len(ts) * (BLOCKS - 1)))
-            for kd, ts in pool.items()}
+        for side in (lo.get(k) or [], ln.get(k) or []):
+            ests = [(t, float(BLOCKS - 1)) for t in map(block_tau2, side) if t is not None]
+            rm = run_means_tau2(side)
+            pool.setdefault(kind_of(k), []).extend(ests + ([rm] if rm else []))
+    out = {}
+    for kd, ests in pool.items():
+        df = sum(d for _, d in ests)
+        if ests:
+            out[kd] = (sum(t * d for t, d in ests) / df, df)
+    return out
 
 
 def log_change(old, new):
@@ -134,14 +168,49 @@ def log_change(old, new):
     return abs(w[0]) if w else 0.0
 
 
+def as_runs(levels):
+    """pair -> a list of runs' unit lists: LEVELS as they are when their
+    values are lists of lists (several runs a side), else each value as one
+    run."""
+    return {k: (v if v and isinstance(v[0], list) else [v]) for k, v in levels.items()}
+
+
+def nonempty(runs):
+    """RUNS without its empty runs (a run none of whose units had a
+    reference)."""
+    return [r for r in runs if r]
+
+
+def flat(runs_by_pair):
+    """pair -> every unit of its runs, in run order."""
+    return {k: [x for xs in rs for x in xs] for k, rs in runs_by_pair.items()}
+
+
+def per_run_relative(runs_by_pair, by_kind, left_out):
+    """relative_levels taken inside each run (its rounds are what pair up):
+    pair -> a list of runs' relative unit lists."""
+    n = max((len(rs) for rs in runs_by_pair.values()), default=0)
+    out = {k: [] for k in runs_by_pair}
+    for i in range(n):
+        rel = relative_levels({k: (rs[i] if i < len(rs) else [])
+                               for k, rs in runs_by_pair.items()}, by_kind, left_out)
+        for k in out:
+            out[k].append(rel[k])
+    return out
+
+
 def headline_family(ao, an, rel, by_kind, thr, level):
     """The headline family's verdicts on the pairs' levels AO (old) and AN
-    (new): pair -> per-unit levels.  Returns (lo, ln, fv, left_out, between):
-    the levels the verdicts used (relative_levels when REL), pair -> Holm's
+    (new): pair -> per-unit levels of one run, or pair -> a list of the
+    units of each run (several results directories a side).  Returns (lo,
+    ln, fv, left_out, between): the levels the verdicts used (relative_levels
+    inside each run when REL), pair -> Holm's
     verdict at LEVEL and THRESHOLD (compare_stats.headline_verdicts; pairs
     without 2 levels a side are not in it), the pairs left out of the
     others' reference, and pair -> the between-run term its test used
-    (between_terms: (v, df), or None).
+    ((tau^2 (1/runs OLD + 1/runs NEW), df) from between_terms, or None).
+    With runs a side, LO and LN keep them apart (pair -> a list of runs'
+    levels): each run weighs the same in the test (compare_stats.welch_log).
 
     A pair whose change is called is left out of the other pairs' reference
     (the largest change first) and the verdicts are taken again, until no new
@@ -152,19 +221,30 @@ def headline_family(ao, an, rel, by_kind, thr, level):
     that did not move look as changed.  When the first pass calls nothing,
     nothing is left out: an A/A comparison's chance of any call is the first
     pass's."""
+    ro_, rn_ = as_runs(ao), as_runs(an)
+    multi = any(v and isinstance(v[0], list) for v in list(ao.values()) + list(an.values()))
+    scale = 1.0 / max(1, max(map(len, ro_.values()), default=1)) + \
+        1.0 / max(1, max(map(len, rn_.values()), default=1))
     left_out = []
     while True:
-        lo, ln = ao, an
+        ro, rn = ro_, rn_
         if rel:
-            lo = relative_levels(ao, by_kind, left_out)
-            ln = relative_levels(an, by_kind, left_out)
+            ro = per_run_relative(ro_, by_kind, left_out)
+            rn = per_run_relative(rn_, by_kind, left_out)
+        lo, ln = flat(ro), flat(rn)
         ks = [k for k in ao if lo[k] and ln[k]]
-        bt = between_terms(lo, ln, [k for k in ks if k not in left_out])
-        btk = {k: bt.get(kind_of(k)) for k in ks}
-        fv = dict(zip(ks, cs.headline_verdicts([(lo[k], ln[k], thr, "higher", btk[k])
-                                                for k in ks], level)))
+        bt = between_terms(ro, rn, [k for k in ks if k not in left_out])
+        btk = {k: ((bt[kind_of(k)][0] * scale, bt[kind_of(k)][1]) if kind_of(k) in bt
+                   else None) for k in ks}
+        # each run weighs the same in its side's mean (compare_stats.welch_log)
+        fv = dict(zip(ks, cs.headline_verdicts([(nonempty(ro[k]), nonempty(rn[k]), thr,
+                                                 "higher", btk[k]) for k in ks], level)))
         called = [k for k in ks if fv[k]["verdict"] != "within noise" and k not in left_out]
         if not rel or not called:
+            if multi:
+                return ({k: nonempty(v) for k, v in ro.items()},
+                        {k: nonempty(v) for k, v in rn.items()}, fv, left_out, btk)
             return lo, ln, fv, left_out, btk
-        ko, kn = relative_levels(ao, False, left_out), relative_levels(an, False, left_out)
+        ko = flat(per_run_relative(ro_, False, left_out))
+        kn = flat(per_run_relative(rn_, False, left_out))
         left_out.append(max(called, key=lambda k: (log_change(ko[k], kn[k]), k)))

@@ -13,7 +13,11 @@ found when every pair cut is a regression; a verdict on any pair not cut is
 counted beside it.  The comparison is ab_compare.py's own (report()), with the
 options after `--` (e.g. -- --reference all).
 
-  compare_power.py DIR [--cut PCT] [--all-pairs] [-- ab_compare options]
+With --per-side N, every N consecutive runs are one side (ab_compare.py's
+directory of runs: the between-run term then also has the spread of each
+side's run means) and the groups are compared as the runs are.
+
+  compare_power.py DIR [--cut PCT] [--all-pairs] [--per-side N] [-- ab_compare options]
 
 Prints a Markdown table.  Exit 0; 2 on bad input (one line).
 """
@@ -123,15 +127,28 @@ def main(argv):
                     help="the cut of a pair's rx MB/s, percent (default 20)")
     ap.add_argument("--all-pairs", action="store_true",
                     help="every two runs, not only consecutive ones")
+    ap.add_argument("--per-side", type=int, default=1, metavar="N",
+                    help="N consecutive runs a side (ab_compare's directory of runs; "
+                         "default 1)")
     a = ap.parse_args(argv)
     if not 0 < a.cut < 100:
         raise ac.BadInput("--cut %g: allowed 0 < PCT < 100" % a.cut)
+    if a.per_side < 1:
+        raise ac.BadInput("--per-side %d: allowed 1 or more" % a.per_side)
     runs = runs_of(a.dir)
+    if a.per_side > 1:
+        if len(runs) < 2 * a.per_side:
+            raise ac.BadInput("--per-side %d: DIR '%s' has %d runs, allowed at least %d"
+                              % (a.per_side, a.dir, len(runs), 2 * a.per_side))
+        runs = [ac.merge_runs("%s[%d:%d]" % (a.dir, i, i + a.per_side),
+                              runs[i:i + a.per_side], "DIR")
+                for i in range(0, len(runs) - a.per_side + 1, a.per_side)]
     ac.parse(["x", "y"] + opts)         # the options' own bad input, before any work
     same, n, rows, rep, groups, false = evaluate(runs, 1.0 - a.cut / 100.0, a.all_pairs, opts)
     kind = {name: ",".join(sorted({cl.kind_of(k) for k in ks})) for name, ks in groups}
-    print("# compare_power: %s, %d runs, %d comparisons (%s)" % (
-        a.dir, len(runs), n, "every two" if a.all_pairs else "consecutive"))
+    print("# compare_power: %s, %d %s, %d comparisons (%s)" % (
+        a.dir, len(runs), "runs" if a.per_side == 1 else "groups of %d runs" % a.per_side, n,
+        "every two" if a.all_pairs else "consecutive"))
     print("")
     print("- ab_compare options: %s; reference: %s" % (
         " ".join(opts) or "(default)", rep.get("headline_reference") or

@@ -281,21 +281,44 @@ def welch_log(old, new, between=None):
     values a side or a value <= 0.  BETWEEN (v, df), when given, is a
     variance the difference has beyond the values' own spread (the runs'
     between-run term, compare_levels.between_terms) with its degrees of
-    freedom: added to se^2, and to the Welch-Satterthwaite df."""
-    if len(old) < 2 or len(new) < 2 or min(old) <= 0 or min(new) <= 0:
+    freedom: added to se^2, and to the Welch-Satterthwaite df.
+
+    OLD and NEW may also be lists of runs (lists of values): a side's mean
+    is then the mean of its runs' means, each run weighing the same whatever
+    its count (its variance: the runs' own se^2 over runs^2), which is what
+    BETWEEN's tau^2 (1/runs OLD + 1/runs NEW) assumes; one run a side is
+    the plain case."""
+    ro, rn = as_runs(old), as_runs(new)
+    if sum(map(len, ro)) < 2 or sum(map(len, rn)) < 2 or min(map(len, ro + rn)) < 1:
         return None
-    lo, ln_ = [math.log(x) for x in old], [math.log(x) for x in new]
-    mo, mn = sum(lo) / len(lo), sum(ln_) / len(ln_)
-    vo = sum((x - mo) ** 2 for x in lo) / (len(lo) - 1) / len(lo)
-    vn = sum((x - mn) ** 2 for x in ln_) / (len(ln_) - 1) / len(ln_)
+    if min(min(r) for r in ro + rn) <= 0:
+        return None
+    parts, dsum = [], 0.0
+    for runs, sign in ((ro, -1.0), (rn, 1.0)):
+        # a run of one value has no spread of its own: its side's pooled one
+        ls = [[math.log(x) for x in r] for r in runs]
+        means = [sum(r) / len(r) for r in ls]
+        dsum += sign * sum(means) / len(means)
+        pooled = [x - m for r, m in zip(ls, means) for x in r]
+        dfp = sum(len(r) - 1 for r in ls)
+        sp2 = sum(e * e for e in pooled) / dfp if dfp > 0 else 0.0
+        for r, m in zip(ls, means):
+            v = (sum((x - m) ** 2 for x in r) / (len(r) - 1) if len(r) > 1 else sp2)
+            parts.append((v / len(r) / len(runs) ** 2, max(1, len(r) - 1)))
     vb, dfb = between if between and between[0] > 0 else (0.0, 1.0)
-    se = math.sqrt(vo + vn + vb)
-    if se == 0:
-        return mn - mo, 0.0, float(len(lo) + len(ln_) - 2)
-    df = (vo + vn + vb) ** 2 / (vo ** 2 / (len(lo) - 1) + vn ** 2 / (len(ln_) - 1) +
-                                vb ** 2 / dfb) \
-        if vo > 0 or vn > 0 or vb > 0 else float(len(lo) + len(ln_) - 2)
-    return mn - mo, se, df
+    if vb > 0:
+        parts.append((vb, dfb))
+    var = sum(v for v, _ in parts)
+    n = sum(map(len, ro)) + sum(map(len, rn))
+    if var == 0:
+        return dsum, 0.0, float(n - 2)
+    df = var ** 2 / sum(v * v / d for v, d in parts if v > 0)
+    return dsum, math.sqrt(var), df
+
+
+def as_runs(xs):
+    """XS as a list of runs: itself when its items are lists, else [XS]."""
+    return [list(r) for r in xs] if xs and isinstance(xs[0], (list, tuple)) else [list(xs)]
 
 
 def welch_side_pvalues(old, new, threshold, better, between=None):

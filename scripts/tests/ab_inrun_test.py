@@ -319,6 +319,30 @@ def compare_headline_welch_by_hand():
 
 
 @test
+def compare_headline_welch_runs_by_hand():
+    """Runs a side (several results directories): a side's mean is the mean
+    of its runs' means, each run weighing the same whatever its count; its
+    variance the runs' own se^2 over runs^2; the between-run term added
+    with its df (Welch-Satterthwaite over every part).  One run a side is
+    the plain case."""
+    import compare_stats as cs
+    old = [[100.0, 110.0, 90.0], [120.0, 130.0]]
+    new = [[80.0, 88.0, 72.0, 80.0]]
+    d, se, df = cs.welch_log(old, new, (0.01, 8.0))
+    mean = lambda xs: sum(xs) / len(xs)                                    # noqa: E731
+    lg = lambda xs: [math.log(x) for x in xs]                              # noqa: E731
+    var = lambda xs: sum((x - mean(xs)) ** 2 for x in xs) / (len(xs) - 1)  # noqa: E731
+    o1, o2, n1 = lg(old[0]), lg(old[1]), lg(new[0])
+    close(d, mean(n1) - (mean(o1) + mean(o2)) / 2, 1e-12)
+    parts = [(var(o1) / 3 / 4, 2), (var(o2) / 2 / 4, 1), (var(n1) / 4, 3), (0.01, 8.0)]
+    tot = sum(v for v, _ in parts)
+    close(se, math.sqrt(tot), 1e-12)
+    close(df, tot ** 2 / sum(v * v / k for v, k in parts), 1e-9)
+    same(cs.welch_log([[100.0, 110.0, 90.0]], [[80.0, 88.0, 72.0]]),
+         cs.welch_log([100.0, 110.0, 90.0], [80.0, 88.0, 72.0]))
+
+
+@test
 def compare_headline_family_errors():
     # 13 pairs, 6 runs a side, the pair's level varying 3% between runs: two
     # runs of the same code call nothing in >= 95% of tables; a 20% drop of

@@ -442,6 +442,35 @@ if [ "$(rc_of k_all)" = 0 ] && ug_jcheck "$tmp/k_all.out" "headline_reference ==
 else
 	ktap_fail "the same cut, --reference all" "exit $(rc_of k_all)"
 fi
+# the headline threshold (2026-11-27): 2% by default (the between-run term
+# holds the noise; 5% until then), 5% for the table rules.  Two later quiet
+# runs of that campaign (02:59, 03:04): the same code exits 0; sendmmsg ->
+# plain cut by 20% exits 1 naming it alone, which at --threshold 5 is within
+# noise (results/compare-threshold-2026-11-27: such cuts found in 81-95 of
+# 105 comparisons at 2%, 66-88 at 5%)
+HN3=$HN/20261127T030404Z-vm-default
+same_code t_same "two quiet default runs, the headline threshold 2%: exit 0" \
+	"$HN2" "$HN3" "threshold_pct == 2" "family_kind == 'headline'" \
+	"count == {'within noise': 26}"
+if cut_called t_cut "$HN2" "$HN3" sendmmsg plain "throughput (pair level.*other udp pairs'" \
+	"threshold_pct == 2" "count == {'regression': 2, 'within noise': 24}"; then
+	ktap_ok "quiet default runs, sendmmsg -> plain cut by 20%: exit 1 at the 2% default"
+else
+	ktap_fail "quiet default runs, sendmmsg -> plain cut, 2% default" \
+		"exit $(rc_of t_cut): $(head -2 "$tmp/t_cut.err")"
+fi
+run_cmp t_cut5 "$HN2" "$tmp/t_cut" --threshold 5 --json
+if [ "$(rc_of t_cut5)" = 0 ] && ug_jcheck "$tmp/t_cut5.out" "threshold_pct == 5"; then
+	ktap_ok "the same cut at --threshold 5 (the old default): within noise (exit 0)"
+else
+	ktap_fail "the same cut at --threshold 5" "exit $(rc_of t_cut5)"
+fi
+run_cmp t_fam "$HN2" "$HN3" --family --json
+if ug_jcheck "$tmp/t_fam.out" "threshold_pct == 5" "family_kind == 'table'"; then
+	ktap_ok "--family (the table rule): its threshold stays 5%"
+else
+	ktap_fail "--family: threshold" "exit $(rc_of t_fam)"
+fi
 # the between-run term (2026-11-27): two consecutive A/A runs of 0.25 s slices
 # (results/ab-campaign-2026-11-27a/aa, 12:25 and 12:29).  Without the term
 # the rounds of each run were taken as independent and zerocopy -> gro read
@@ -461,6 +490,37 @@ else
 	ktap_fail "A/A runs of 0.25 s slices, sendmmsg -> plain cut by 20%" \
 		"exit $(rc_of b_cut): $(head -2 "$tmp/b_cut.err")"
 fi
+# several runs a side (2026-11-27): OLD and NEW directories of results
+# directories, each side's mean the mean of its runs' means, the between-run
+# term tau^2 (1/3 + 1/3) with the spread of each side's run means in it.  The
+# six runs after those two (12:32-12:44): the same code exits 0; sendto ->
+# gro cut by 20% in every NEW run exits 1 naming it alone; a side that mixes
+# settings (an A/A run and a default one) is refused (exit 2, one line)
+mkdir "$tmp/s_old" "$tmp/s_new" "$tmp/s_cut" "$tmp/s_mix"
+mapfile -t aas < <(ls "$AA" | sed -n 3,8p)
+for r in "${aas[@]:0:3}"; do ln -s "$UG_TOP/$AA/$r" "$tmp/s_old/$r"; done
+for r in "${aas[@]:3:3}"; do
+	ln -s "$UG_TOP/$AA/$r" "$tmp/s_new/$r"
+	"$MUT" "$AA/$r" "$tmp/s_cut/$r" scale sendto gro A rx_MBps 0.8 -- \
+		scale sendto gro B rx_MBps 0.8
+done
+same_code s_same "3 A/A runs a side: exit 0" "$tmp/s_old" "$tmp/s_new" \
+	"len(old['results_dirs']) == 3 and len(new['results_dirs']) == 3" \
+	"count == {'within noise': 26}" \
+	"[p['headline']['between_run_df'] > 30 for p in pairs if p['tx_mode'] != 'tcp'].count(False) == 0"
+run_cmp s_cut "$tmp/s_old" "$tmp/s_cut" --json
+if [ "$(rc_of s_cut)" = 1 ] && [ "$(lines "$tmp/s_cut.err")" = 2 ] &&
+   grep -q "regression: sendto/gro A: throughput" "$tmp/s_cut.err" &&
+   ug_jcheck "$tmp/s_cut.out" "count == {'regression': 2, 'within noise': 24}"; then
+	ktap_ok "3 A/A runs a side, sendto -> gro cut by 20% in every NEW run: exit 1, named alone"
+else
+	ktap_fail "3 runs a side, sendto -> gro cut" \
+		"exit $(rc_of s_cut): $(head -2 "$tmp/s_cut.err")"
+fi
+ln -s "$UG_TOP/$AA1" "$tmp/s_mix/$(basename "$AA1")"
+ln -s "$UG_TOP/$HN1" "$tmp/s_mix/$(basename "$HN1")"
+bad 20 1 "OLD '$tmp/s_mix': runs .* differ in their settings; allowed runs of one method" \
+	"$tmp/s_mix" "$tmp/s_new"
 # compare_power.py on three of those runs: the same code twice with no verdict,
 # each of the 13 pairs cut in turn (and each tx mode's pairs together)
 mkdir "$tmp/pw"
