@@ -340,10 +340,15 @@ fi
 "$MUT" "$INRUN1" "$tmp/st1" steady 0.02 1
 "$MUT" "$INRUN1" "$tmp/st2" steady 0.02 2 -- scale sendmmsg plain A rx_MBps 0.8 \
 	-- scale sendmmsg plain B rx_MBps 0.8
+# named_alone NAME TX RX JSON: run NAME exited 1 with two lines, the first
+# naming TX/RX A's throughput, and JSON calls that pair (A and B) alone
+named_alone() {
+	[ "$(rc_of "$1")" = 1 ] && [ "$(lines "$tmp/$1.err")" = 2 ] &&
+		grep -q "regression: $2/$3 A: throughput (pair level" "$tmp/$1.err" &&
+		ug_jcheck "$4" "count == {'regression': 2, 'within noise': 24}"
+}
 run_cmp ir_drop "$tmp/st1" "$tmp/st2" --out "$tmp/ir_drop.d" --no-plot
-if [ "$(rc_of ir_drop)" = 1 ] && [ "$(lines "$tmp/ir_drop.err")" = 2 ] &&
-   grep -q "regression: sendmmsg/plain A: throughput (pair level" "$tmp/ir_drop.err" &&
-   ug_jcheck "$tmp/ir_drop.d/compare.json" "count == {'regression': 2, 'within noise': 24}"; then
+if named_alone ir_drop sendmmsg plain "$tmp/ir_drop.d/compare.json"; then
 	ktap_ok "in-run, levels steady to 2%: sendmmsg -> plain 20% slower: exit 1, named"
 else
 	ktap_fail "in-run, sendmmsg -> plain 20% slower" \
@@ -509,9 +514,7 @@ same_code s_same "3 A/A runs a side: exit 0" "$tmp/s_old" "$tmp/s_new" \
 	"count == {'within noise': 26}" \
 	"[p['headline']['between_run_df'] > 30 for p in pairs if p['tx_mode'] != 'tcp'].count(False) == 0"
 run_cmp s_cut "$tmp/s_old" "$tmp/s_cut" --json
-if [ "$(rc_of s_cut)" = 1 ] && [ "$(lines "$tmp/s_cut.err")" = 2 ] &&
-   grep -q "regression: sendto/gro A: throughput" "$tmp/s_cut.err" &&
-   ug_jcheck "$tmp/s_cut.out" "count == {'regression': 2, 'within noise': 24}"; then
+if named_alone s_cut sendto gro "$tmp/s_cut.out"; then
 	ktap_ok "3 A/A runs a side, sendto -> gro cut by 20% in every NEW run: exit 1, named alone"
 else
 	ktap_fail "3 runs a side, sendto -> gro cut" \
