@@ -110,8 +110,7 @@ def load(path, side):
         raise BadInput("%s '%s': no such directory" % (side, path))
     fn = results_file(path)
     if fn is None:
-        subs = sorted(os.path.join(path, x) for x in os.listdir(path)
-                      if results_file(os.path.join(path, x)))
+        subs = results_dirs(path)
         if subs:
             return load_runs(path, subs, side)
         raise BadInput("%s '%s': no results.json (not a udpgso_ab.sh results directory,"
@@ -142,12 +141,19 @@ def load(path, side):
     return res
 
 
+def results_dirs(path):
+    """The results directories directly under PATH, in time order (their
+    names start with the UTC time udpgso_ab.sh gives them)."""
+    return sorted(os.path.join(path, x) for x in os.listdir(path)
+                  if results_file(os.path.join(path, x)))
+
+
 def load_runs(path, subs, side):
     """Several results directories of one side (SUBS, in time order: their
     names start with the UTC time) as one: the first's description, every
     run record tagged with "_run" (its directory's index: the headline
-    family takes each directory's rounds apart, compare_levels.side_levels),
-    "_runs" the count and "_paths" the directories.  They must share the
+    family takes each directory's rounds apart, compare_levels.side_levels)
+    and "_paths" the directories.  They must share the
     method, the matrix, the settings and the slice length (BadInput naming
     the first that does not)."""
     return merge_runs(path, [load(s, side) for s in subs], side)
@@ -169,7 +175,6 @@ def merge_runs(path, rs, side):
                                   os.path.basename(r["_path"]), what))
     out = dict(first)
     out["runs"] = [dict(x, _run=i) for i, r in enumerate(rs) for x in r["runs"]]
-    out["_runs"] = len(rs)
     out["_paths"] = subs
     out["_path"] = path
     return out
@@ -313,7 +318,7 @@ def compare_headline(paired, pairs, args):
     ao = {k: cl.side_levels(heads[k]["old"]) for k in order}
     an = {k: cl.side_levels(heads[k]["new"]) for k in order}
     # the between-run term is tau^2 (1/runs OLD + 1/runs NEW)
-    scale = 1.0 / args.runs_old + 1.0 / args.runs_new
+    scale = cl.between_scale(cl.as_runs(ao), cl.as_runs(an))
     rel = not args.absolute_levels and len(order) >= 3
     by_kind = rel and args.reference == "kind"
     args.levels_kind = "relative" if rel else "absolute"
@@ -388,7 +393,6 @@ def compare(old, new, args):
     if args.threshold is None:
         args.threshold = HEADLINE_THRESHOLD if args.headline else TABLE_THRESHOLD
     paired = pair(old, new, args.ignore_settings)
-    args.runs_old, args.runs_new = old.get("_runs", 1), new.get("_runs", 1)
     pairs, cells = [], []
     for key, go, gn in paired:
         p = dict(zip(KEY_FIELDS, key))

@@ -169,10 +169,17 @@ def log_change(old, new):
 
 
 def as_runs(levels):
-    """pair -> a list of runs' unit lists: LEVELS as they are when their
-    values are lists of lists (several runs a side), else each value as one
-    run."""
-    return {k: (v if v and isinstance(v[0], list) else [v]) for k, v in levels.items()}
+    """pair -> a list of runs' unit lists (compare_stats.as_runs of each
+    value: several runs a side, or one)."""
+    return {k: cs.as_runs(v) for k, v in levels.items()}
+
+
+def between_scale(ro, rn):
+    """1/runs OLD + 1/runs NEW (RO, RN: as_runs's), the factor of tau^2 in
+    a pair's between-run term (headline_family; ab_compare's
+    between_run_sd divides by it)."""
+    return 1.0 / max(1, max(map(len, ro.values()), default=1)) + \
+        1.0 / max(1, max(map(len, rn.values()), default=1))
 
 
 def nonempty(runs):
@@ -223,8 +230,7 @@ def headline_family(ao, an, rel, by_kind, thr, level):
     pass's."""
     ro_, rn_ = as_runs(ao), as_runs(an)
     multi = any(v and isinstance(v[0], list) for v in list(ao.values()) + list(an.values()))
-    scale = 1.0 / max(1, max(map(len, ro_.values()), default=1)) + \
-        1.0 / max(1, max(map(len, rn_.values()), default=1))
+    scale = between_scale(ro_, rn_)
     left_out = []
     while True:
         ro, rn = ro_, rn_

@@ -28,7 +28,6 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import ab_compare as ac  # noqa: E402
-from ab_rawlog import results_file  # noqa: E402
 import compare_levels as cl  # noqa: E402
 
 PROG = os.path.basename(sys.argv[0])
@@ -39,8 +38,7 @@ def runs_of(d):
     start with the UTC time udpgso_ab.sh gives them)."""
     if not os.path.isdir(d):
         raise ac.BadInput("DIR '%s': no such directory" % d)
-    subs = sorted(os.path.join(d, x) for x in os.listdir(d)
-                  if results_file(os.path.join(d, x)))
+    subs = ac.results_dirs(d)
     if len(subs) < 2:
         raise ac.BadInput("DIR '%s': %d results directories, allowed 2 or more" % (d, len(subs)))
     runs = [ac.load(s, "DIR") for s in subs]
