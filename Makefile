@@ -136,13 +136,16 @@ run:
 
 # two results directories of `make run` (or two directories of several runs
 # each) compared, a verdict per configuration
-# (docs/compare.md): exit 1 on a regression, 2 on bad input; ARGS="--out DIR
-# --threshold 3 ..." passes options; Debian's python3 has matplotlib
+# (docs/compare.md): exit 1 on a regression, 2 on bad input; BETWEEN=DIR takes
+# each pair's between-run variance from other runs of this machine (runs made
+# hours apart); ARGS="--out DIR --threshold 3 ..." passes options; Debian's
+# python3 has matplotlib
 PY_PLOT := $(if $(wildcard /usr/bin/python3),/usr/bin/python3,python3)
 compare:
 	@test -n "$(OLD)" && test -n "$(NEW)" || \
 		{ echo "make compare: set OLD=DIR NEW=DIR (results directories, or directories of them)" >&2; exit 2; }
-	@$(PY_PLOT) ./scripts/bench/ab_compare.py $(ARGS) "$(OLD)" "$(NEW)"
+	@$(PY_PLOT) ./scripts/bench/ab_compare.py $(ARGS) $(if $(BETWEEN),--between "$(BETWEEN)") \
+		"$(OLD)" "$(NEW)"
 
 # a quick look: every send and receive mode once, side by side, on lo
 modes: all

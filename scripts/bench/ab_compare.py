@@ -33,13 +33,17 @@ their units' spread, pooled over the kind's pairs of both runs;
 compare_levels.between_terms), Holm over the pairs; a pair whose change is called is
 left out of the others' reference and the verdicts are taken again (the
 largest change first), so that it cannot make its kind-mates look changed.
-Every other metric is shown at --level without a verdict.
+Every other metric is shown at --level without a verdict.  The time blocks
+see the machine's state move within minutes, not across hours: --between DIR
+takes each pair's between-run variance from the spread of the run means of
+other runs of the machine instead (compare_levels.calibration_terms).
 
 Exit: 1 when any configuration is a regression, 0 otherwise, 2 on bad input
 (one line each: a missing directory, bad JSON, a schema mismatch, a
 configuration that does not pair).
 
-  ab_compare.py OLD NEW [--threshold PCT] [--level PCT] [--per-interval] [--json] [--out DIR]
+  ab_compare.py OLD NEW [--threshold PCT] [--level PCT] [--per-interval] [--between DIR]
+                        [--json] [--out DIR]
   ab_compare.py --matrix-args DIR    the udpgso_ab.sh options that rerun DIR's
                                      matrix, one per line (--baseline uses it)
 """
@@ -56,6 +60,7 @@ import compare_stats as cs  # noqa: E402
 import compare_levels as cl  # noqa: E402
 from compare_levels import number  # noqa: E402
 from ab_rawlog import read_results, results_file  # noqa: E402
+from compare_output import fmt_change, markdown, plot  # noqa: E402
 
 PROG = os.path.basename(sys.argv[0])
 SCHEMAS = (1,)
@@ -178,6 +183,48 @@ def merge_runs(path, rs, side):
     out["_paths"] = subs
     out["_path"] = path
     return out
+
+
+# --between's runs as read, by real path (compare_power.py compares many times)
+_BETWEEN = {}
+
+
+def load_between(path, old, new):
+    """--between DIR: the results directories in DIR (one level down, as a
+    directory of runs) of OLD's method, matrix, settings and slice length,
+    other than OLD's and NEW's own, as one result of several runs
+    (merge_runs); BadInput with fewer than 3."""
+    if not os.path.isdir(path):
+        raise BadInput("--between '%s': no such directory" % path)
+    own = {os.path.realpath(p) for r in (old, new) for p in r.get("_paths", [r["_path"]])}
+    like = matrix_key(old)
+    rs, other = [], 0
+    for d in results_dirs(path):
+        if os.path.realpath(d) in own:
+            continue
+        r = _BETWEEN.get(os.path.realpath(d))
+        if r is None:
+            try:
+                r = _BETWEEN[os.path.realpath(d)] = load(d, "--between")
+            except BadInput:
+                other += 1
+                continue
+        if matrix_key(r) == like:
+            rs.append(r)
+        else:
+            other += 1
+    if len(rs) < 3:
+        raise BadInput("--between '%s': %d runs of OLD's method, matrix, settings and slice"
+                       " length besides OLD and NEW (%d other results directories); allowed"
+                       " 3 or more" % (path, len(rs), other))
+    out = merge_runs(path, rs, "--between")
+    out["_other"] = other
+    return out
+
+
+def matrix_key(res):
+    """What two results must share for their levels to mean the same."""
+    return (res.get("method"), sorted(group(res)), res.get("settings"), res.get("secs"))
 
 
 def group(res):
@@ -324,8 +371,10 @@ def compare_headline(paired, pairs, args):
     args.levels_kind = "relative" if rel else "absolute"
     args.reference_kind = ("kind" if by_kind else "all") if rel else None
     thr = args.threshold / 100.0
+    calib = between_calibration(args.between_res, order, rel, by_kind) \
+        if args.between_res else None
     lo, ln, fv, left_out, btk = cl.headline_family(ao, an, rel, by_kind, thr,
-                                                   args.level / 100.0)
+                                                   args.level / 100.0, calib)
     cells = []
     fo, fn = cl.flat(ao), cl.flat(an)
     for k in order:
@@ -361,7 +410,9 @@ def compare_headline(paired, pairs, args):
                  verdict=f["verdict"], p=f["p"], holm_alpha=f["alpha"],
                  test="Welch t on ln(per-run level), with a between-run term",
                  between_run_sd=(100 * math.sqrt(bt[0] / scale) if bt else None),
-                 between_run_df=(bt[1] if bt else None))
+                 between_run_df=(bt[1] if bt else None),
+                 between_from=("runs" if calib and calib.get(m["_key"]) else
+                               "blocks" if bt else None))
         v = cs.verdict(c["lo"], c["hi"], thr, "higher", c["level"], 0.0)
         if v != f["verdict"]:        # the two views of one rule must agree
             raise AssertionError("interval and p-value disagree: %s" % m)
@@ -383,6 +434,22 @@ def compare_headline(paired, pairs, args):
     args.cells = len(cells)
 
 
+def between_calibration(res, order, rel, by_kind):
+    """pair -> (tau^2, df) from --between's runs (compare_levels.
+    calibration_terms), for the pairs of ORDER; kept in RES for the next
+    comparison with them (compare_power.py)."""
+    memo = res.setdefault("_calib", {})
+    key = (tuple(order), rel, by_kind)
+    if key in memo:
+        return memo[key]
+    by = {}
+    for key, g in group(res).items():
+        by.setdefault(key[:2], []).extend(g["ok"])
+    memo[key] = cl.calibration_terms({k: cl.side_levels(by.get(k, [])) for k in order},
+                                     rel, by_kind)
+    return memo[key]
+
+
 def compare(old, new, args):
     """Every pair's verdict (family-wise by default, see compare_family)."""
     if not (args.per_interval or args.family):
@@ -392,6 +459,11 @@ def compare(old, new, args):
                                           new.get("method") in ("inrun", "slices"))
     if args.threshold is None:
         args.threshold = HEADLINE_THRESHOLD if args.headline else TABLE_THRESHOLD
+    if args.between and not args.headline:
+        raise BadInput("--between '%s': allowed with the headline family only (results"
+                       " that name their method, or --headline)" % args.between)
+    if args.between and args.between_res is None:
+        args.between_res = load_between(args.between, old, new)
     paired = pair(old, new, args.ignore_settings)
     pairs, cells = [], []
     for key, go, gn in paired:
@@ -434,6 +506,10 @@ def side_info(res):
     out = {k: res.get(k) for k in ("label", "kernel", "host", "preset", "settings", "reps",
                                     "secs", "command", "method")} | {"path": res["_path"]}
     out["results_dirs"] = res.get("_paths", [res["_path"]])
+    ts = [t for r in res["runs"] if isinstance(r.get("times"), dict)
+          for t in (number(r["times"].get("start")), number(r["times"].get("end")))
+          if t is not None]
+    out["made"] = [min(ts), max(ts)] if ts else None
     if res.get("method") == "inrun":
         out["reps"] = "%d runs" % len({r.get("run_id") for r in res["runs"]})
         out["secs"] = "in-run windows of"
@@ -464,6 +540,9 @@ def report(old, new, args):
         "headline_levels": getattr(args, "levels_kind", None),
         "headline_reference": getattr(args, "reference_kind", None),
         "left_out_of_reference": getattr(args, "left_out", []),
+        "between": {"path": args.between_res["_path"], "other_dirs": args.between_res["_other"],
+                    "results_dirs": [os.path.basename(x) for x in args.between_res["_paths"]]}
+        if args.between_res else None,
         "control": "per-interval" if args.per_interval else
                    "family-wise over the headline metric of each tx/rx pair (Holm)"
                    if args.headline else
@@ -474,170 +553,6 @@ def report(old, new, args):
         "metrics": args.metrics, "pairs": pairs, "count": count,
         "exit": 1 if count.get("regression") else 0,
     }
-
-
-# ---- output ----------------------------------------------------------------------------
-def fmt_change(m):
-    if m["verdict"] == "n/a":
-        return "n/a"
-    u = m["unit"]
-    return "%+.1f%s [%+.1f, %+.1f]" % (m["est"], u, m["lo"], m["hi"])
-
-
-def fmt_val(v):
-    if v is None:
-        return "-"
-    return "%.3g" % v if abs(v) < 100 else "%.0f" % v
-
-
-def side_words(o):
-    runs = o.get("results_dirs") or []
-    more = "; %d runs: %s" % (len(runs), ", ".join(os.path.basename(r) for r in runs)) \
-        if len(runs) > 1 else ""
-    if o.get("method") == "inrun":
-        return "in-run, %s%s" % (o["reps"], more)
-    return "%s reps x %s s%s" % (o["reps"], o["secs"], more)
-
-
-def markdown(rep):
-    o, n = rep["old"], rep["new"]
-    lvs = rep["levels_used"]
-    lv = "-" if not lvs else ("%.3f%%" % (100 * lvs[0]) if len(lvs) == 1 else
-                              "%.3f%% to %.3f%%" % (100 * lvs[0], 100 * lvs[-1]))
-    L = ["# ab_compare: %s -> %s" % (o["path"], n["path"]), "",
-         "- OLD: %s (kernel %s, %s)" % (o["path"], o["kernel"], side_words(o)),
-         "- NEW: %s (kernel %s, %s)" % (n["path"], n["kernel"], side_words(n)),
-         "- method: %s; interval level used %s (asked %.0f%%)" % (
-             rep["method"], lv, 100 * rep["level_requested"]),
-         "- rule: %s; threshold %g%% (loss: %g points)" % (
-             rep["rule"], rep["threshold_pct"], rep["loss_threshold_pp"]),
-         "- errors: %s" % (
-             "family-wise, but none of the %d intervals has the repetitions for a verdict at"
-             " that level: no verdict (see the notes)" % rep["cells"]
-             if rep["family"] and not rep["family_cells"] else
-             "family-wise: Holm's correction over the %d of %d intervals whose repetitions can"
-             " give a verdict (the strictest at %.3f%%), so the chance of any false verdict in"
-             " the table is at most %.0f%%" % (
-                 rep["family_cells"], rep["cells"], 100 * rep["level_per_interval"],
-                 100 - 100 * rep["level_requested"])
-             if rep["family"] else
-             "--per-interval, not for the whole table: under no change each interval gives a"
-             " false regression with probability at most (1 - level)/2, here at most %.2f"
-             " expected over its %d intervals" % (
-                 rep["false_regressions_bound"], rep["cells"])),
-         "- verdicts: %s" % ", ".join("%d %s" % (c, v) for v, c in sorted(rep["count"].items())),
-         ""]
-    if rep.get("family_kind") == "headline":
-        L += ["The family: the headline metric of each tx/rx pair (per run, the geometric mean "
-              "of its A and B rx MB/s%s; MB/s: the medians of the pair's own; Welch's t over "
-              "the rounds with a between-run term: the variance between 3 time blocks of each "
-              "run beyond their rounds' spread%s, pooled over the pair's kind, times 1/runs "
-              "OLD + 1/runs NEW)%s:" % (
-                  ", against the other pairs' of its kind (non-GSO UDP, GSO, TCP; all when "
-                  "fewer than 2) in the same round" if rep.get("headline_reference") == "kind"
-                  else ", against the other pairs' in the same round"
-                  if rep.get("headline_levels") == "relative" else "",
-                  " and of each side's run means" if max(
-                      len(rep["old"]["results_dirs"]), len(rep["new"]["results_dirs"])) > 1
-                  else "",
-                  "; left out of the other pairs' reference, in this order, each called in"
-                  " the pass before: %s" %
-                  ", ".join(rep["left_out_of_reference"])
-                  if rep.get("left_out_of_reference") else ""), "",
-              "| tx | rx | runs old/new | MB/s old -> new | change (%) [interval] "
-              "| between-run sd (%) | verdict |",
-              "|---|---|---|---|---|---|---|"]
-        seen = set()
-        for p in rep["pairs"]:
-            h = p.get("headline")
-            if not h or (p["tx_mode"], p["rx_mode"]) in seen:
-                continue
-            seen.add((p["tx_mode"], p["rx_mode"]))
-            v = h.get("verdict", "n/a")
-            bsd = h.get("between_run_sd")
-            L.append("| %s | %s | %d/%d | %s -> %s | %s | %s | %s |" % (
-                p["tx_mode"], p["rx_mode"], h["n_old"], h["n_new"], fmt_val(h["old_median"]),
-                fmt_val(h["new_median"]), fmt_change(h) if "est" in h else "-",
-                "%.1f" % bsd if bsd is not None else "-",
-                "**%s**" % v if v in ("regression", "improvement") else v))
-        L += ["", "Every configuration and metric (shown, verdict from its pair's headline):",
-              ""]
-    mets = rep["metrics"]
-    head = ["tx", "rx", "setting", "reps old/new"]
-    for name in mets:
-        lab, u = METRICS[name][0], METRICS[name][1]
-        head += ["%s old -> new" % lab, "%s change (%s) [interval]" % (lab, u)]
-    head.append("verdict")
-    L += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-    for p in rep["pairs"]:
-        row = [p["tx_mode"], p["rx_mode"], p["setting"], "%d/%d" % (p["runs_old"], p["runs_new"])]
-        for name in mets:
-            m = p["metrics"].get(name)
-            if m is None:
-                row += ["-", "-"]
-                continue
-            row += ["%s -> %s" % (fmt_val(m["old_median"]), fmt_val(m["new_median"])),
-                    fmt_change(m) + ("" if m["verdict"] in ("within noise", "n/a")
-                                     else " **%s**" % m["verdict"])]
-        v = p["verdict"]
-        row.append("**%s**" % v if v in ("regression", "improvement") else v)
-        L.append("| " + " | ".join(row) + " |")
-    # one line per distinct note, naming where it applies
-    notes = {}
-    for p in rep["pairs"]:
-        where = "%s/%s %s" % (p["tx_mode"], p["rx_mode"], p["setting"])
-        if p.get("note"):
-            notes.setdefault(p["note"], []).append(where)
-        for m in p["metrics"].values():
-            if m.get("note"):
-                notes.setdefault(m["note"], []).append("%s %s" % (where, m["metric"]))
-    if notes:
-        L += ["", "Notes:"]
-        for t, ws in notes.items():
-            L.append("- %s: %s" % (", ".join(ws) if len(ws) <= 3 else
-                                   "%d intervals (%s, ...)" % (len(ws), ", ".join(ws[:2])), t))
-    L += ["", "Medians per side; the change is NEW against OLD (negative throughput = slower,"
-          " positive cost = dearer); docs/compare.md explains the method."]
-    return "\n".join(L) + "\n"
-
-
-def plot(rep, fn):
-    """The change per configuration with its interval, one panel per metric;
-    returns a reason when no plot was made."""
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError as e:
-        return "matplotlib not importable by %s (%s)" % (sys.executable, e)
-    mets, pairs = rep["metrics"], rep["pairs"]
-    colors = {"regression": "tab:red", "improvement": "tab:green", "within noise": "tab:gray"}
-    fig, axes = plt.subplots(1, len(mets), figsize=(4.2 * len(mets), 0.9 + 0.32 * len(pairs)),
-                             sharey=True, squeeze=False)
-    ys = list(range(len(pairs)))[::-1]
-    for ax, name in zip(axes[0], mets):
-        lab, u, _, scale = METRICS[name]
-        thr = rep["threshold_pct"] if scale == "ratio" else rep["loss_threshold_pp"]
-        ax.axvspan(-thr, thr, color="0.92")
-        ax.axvline(0, color="0.5", lw=0.8)
-        for y, p in zip(ys, pairs):
-            m = p["metrics"].get(name)
-            if not m or "est" not in m:
-                continue
-            ax.errorbar([m["est"]], [y], xerr=[[m["est"] - m["lo"]], [m["hi"] - m["est"]]],
-                        fmt="o", ms=4, capsize=3, color=colors.get(m["verdict"], "k"))
-        ax.set_title(lab)
-        ax.set_xlabel("change (%s), NEW vs OLD" % u)
-    axes[0][0].set_yticks(ys)
-    axes[0][0].set_yticklabels(["%s/%s %s" % (p["tx_mode"], p["rx_mode"], p["setting"])
-                                for p in pairs], fontsize=8)
-    fig.suptitle("%s -> %s (band: threshold; bars: interval)" % (
-        os.path.basename(os.path.normpath(rep["old"]["path"])),
-        os.path.basename(os.path.normpath(rep["new"]["path"]))), fontsize=9)
-    fig.tight_layout()
-    fig.savefig(fn, dpi=90)
-    plt.close(fig)
-    return None
 
 
 # ---- --matrix-args -----------------------------------------------------------------------
@@ -716,6 +631,12 @@ def parse(argv):
                          " about 0.9 false regressions per 78-interval table at 3 reps")
     ap.add_argument("--ignore-settings", action="store_true",
                     help="compare even when setting A or B means different things")
+    ap.add_argument("--between", metavar="DIR",
+                    help="the headline family's between-run variance of each pair from the"
+                         " runs in DIR (3 or more results directories of OLD's method, matrix,"
+                         " settings and slice length besides OLD and NEW: e.g. an hour or more"
+                         " of default runs of this machine), not from the two sides' time"
+                         " blocks, which do not see the machine's state move across hours")
     ap.add_argument("--json", action="store_true", help="JSON on stdout instead of Markdown")
     ap.add_argument("--out", metavar="DIR",
                     help="also write DIR/compare.md, compare.json, compare.png")
@@ -723,6 +644,7 @@ def parse(argv):
     ap.add_argument("--matrix-args", metavar="DIR",
                     help="print the udpgso_ab.sh options of DIR's matrix, one a line")
     args = ap.parse_args(argv)
+    args.between_res = None
     if sum((args.family, args.per_interval, args.headline)) > 1:
         raise BadInput("--family, --headline and --per-interval: allowed one of them")
     if args.matrix_args is None and (args.old is None or args.new is None):
@@ -748,12 +670,12 @@ def run(argv):
         return 0
     old, new = load(args.old, "OLD"), load(args.new, "NEW")
     rep = report(old, new, args)
-    md = markdown(rep)
+    md = markdown(rep, METRICS)
     if args.out:
         try:
             os.makedirs(args.out, exist_ok=True)
             if not args.no_plot:
-                why = plot(rep, os.path.join(args.out, "compare.png"))
+                why = plot(rep, os.path.join(args.out, "compare.png"), METRICS)
                 rep["plot"] = None if why else "compare.png"
                 if why:
                     print("%s: no plot: %s" % (PROG, why), file=sys.stderr)

@@ -154,12 +154,40 @@ def between_terms(lo, ln, keys=None):
             ests = [(t, float(BLOCKS - 1)) for t in map(block_tau2, side) if t is not None]
             rm = run_means_tau2(side)
             pool.setdefault(kind_of(k), []).extend(ests + ([rm] if rm else []))
-    out = {}
-    for kd, ests in pool.items():
-        df = sum(d for _, d in ests)
-        if ests:
-            out[kd] = (sum(t * d for t, d in ests) / df, df)
-    return out
+    return {kd: pooled(ests) for kd, ests in pool.items() if ests}
+
+
+def pooled(ests):
+    """(tau^2, df) estimates pooled, weighted by their degrees of freedom."""
+    df = sum(d for _, d in ests)
+    return sum(t * d for t, d in ests) / df, df
+
+
+def calibration_terms(runs_by_pair, rel, by_kind):
+    """pair -> (tau^2, df) of its level between runs made at other times
+    (ab_compare --between: a campaign of the machine, e.g. an hour or more of
+    default runs), or None: RUNS_BY_PAIR pair -> a list of runs' units, taken
+    as the headline family takes them (against the pair's reference in each
+    round when REL), then run_means_tau2 of each pair's runs.  Why: the time
+    blocks of two runs see how the machine's state moves within minutes, not
+    across hours.  Default runs of two sessions 4-5 hours apart (two
+    instances of this VM: results/ab-campaign-2026-11-27d, 27c against 27d)
+    gave the same code a verdict in 6 of 78 comparisons, all GSO -> gro
+    pairs, whose level against their kind's moved between runs by 15-18%
+    (sd of 15 run means over 5 hours) where the blocks of two calm runs saw
+    a few percent."""
+    rr = per_run_relative(runs_by_pair, by_kind, ()) if rel else runs_by_pair
+    return {k: run_means_tau2(nonempty(runs)) for k, runs in rr.items()}
+
+
+def side_terms(k, ro, rn, calib):
+    """(tau^2, df) of pair K from CALIB[K] pooled with the spread of each
+    side's run means (RO, RN: pair -> runs' units, several runs a side), or
+    None when CALIB has no estimate for K."""
+    if not calib or not calib.get(k):
+        return None
+    rms = [run_means_tau2(nonempty(s[k])) for s in (ro, rn)]
+    return pooled([calib[k]] + [r for r in rms if r])
 
 
 def log_change(old, new):
@@ -206,7 +234,7 @@ def per_run_relative(runs_by_pair, by_kind, left_out):
     return out
 
 
-def headline_family(ao, an, rel, by_kind, thr, level):
+def headline_family(ao, an, rel, by_kind, thr, level, calib=None):
     """The headline family's verdicts on the pairs' levels AO (old) and AN
     (new): pair -> per-unit levels of one run, or pair -> a list of the
     units of each run (several results directories a side).  Returns (lo,
@@ -215,7 +243,8 @@ def headline_family(ao, an, rel, by_kind, thr, level):
     verdict at LEVEL and THRESHOLD (compare_stats.headline_verdicts; pairs
     without 2 levels a side are not in it), the pairs left out of the
     others' reference, and pair -> the between-run term its test used
-    ((tau^2 (1/runs OLD + 1/runs NEW), df) from between_terms, or None).
+    ((tau^2 (1/runs OLD + 1/runs NEW), df) from between_terms, or None;
+    from side_terms with CALIB, calibration_terms's, where it has the pair).
     With runs a side, LO and LN keep them apart (pair -> a list of runs'
     levels): each run weighs the same in the test (compare_stats.welch_log).
 
@@ -240,8 +269,8 @@ def headline_family(ao, an, rel, by_kind, thr, level):
         lo, ln = flat(ro), flat(rn)
         ks = [k for k in ao if lo[k] and ln[k]]
         bt = between_terms(ro, rn, [k for k in ks if k not in left_out])
-        btk = {k: ((bt[kind_of(k)][0] * scale, bt[kind_of(k)][1]) if kind_of(k) in bt
-                   else None) for k in ks}
+        bt = {k: side_terms(k, ro, rn, calib) or bt.get(kind_of(k)) for k in ks}
+        btk = {k: (bt[k][0] * scale, bt[k][1]) if bt[k] else None for k in ks}
         # each run weighs the same in its side's mean (compare_stats.welch_log)
         fv = dict(zip(ks, cs.headline_verdicts([(nonempty(ro[k]), nonempty(rn[k]), thr,
                                                  "higher", btk[k]) for k in ks], level)))

@@ -17,7 +17,12 @@ With --per-side N, every N consecutive runs are one side (ab_compare.py's
 directory of runs: the between-run term then also has the spread of each
 side's run means) and the groups are compared as the runs are.
 
-  compare_power.py DIR [--cut PCT] [--all-pairs] [--per-side N] [-- ab_compare options]
+With --between-others, each comparison's between-run term comes from the
+campaign's other runs (ab_compare.py --between): leave-two-out, so that the
+runs compared are not in their own calibration.
+
+  compare_power.py DIR [--cut PCT] [--all-pairs] [--per-side N] [--between-others]
+                   [-- ab_compare options]
 
 Prints a Markdown table.  Exit 0; 2 on bad input (one line).
 """
@@ -70,8 +75,10 @@ def cut(res, keys, factor):
     return out
 
 
-def verdicts(old, new, opts):
-    rep = ac.report(old, new, ac.parse([old["_path"], new["_path"]] + opts))
+def verdicts(old, new, opts, calib=None):
+    args = ac.parse([old["_path"], new["_path"]] + opts)
+    args.between_res = calib
+    rep = ac.report(old, new, args)
     v = {}
     for p in rep["pairs"]:
         k = (p["tx_mode"], p["rx_mode"])
@@ -80,10 +87,19 @@ def verdicts(old, new, opts):
     return v, rep
 
 
-def evaluate(runs, factor, all_pairs, opts):
+def calibration(members, i, j):
+    """ab_compare --between's runs for comparing sides I and J: every run of
+    the campaign but theirs (MEMBERS: each side's runs, in order)."""
+    rest = [r for x, rs in enumerate(members) if x not in (i, j) for r in rs]
+    return ac.merge_runs("the other runs", rest, "DIR") | {"_other": 0}
+
+
+def evaluate(runs, factor, all_pairs, opts, members=None):
     """-> (same, n, rows, first report, groups, false): same = comparisons of
     the same code with any verdict; rows = [(name, found, others)]; false =
-    each same-code verdict -> how many runs apart its comparisons were."""
+    each same-code verdict -> how many runs apart its comparisons were.
+    MEMBERS (--between-others): each side's runs; every comparison's
+    between-run term then comes from the runs of the other sides."""
     idx = [(i, j) for i in range(len(runs)) for j in range(i + 1, len(runs))] \
         if all_pairs else [(i, i + 1) for i in range(len(runs) - 1)]
     keys = []
@@ -98,7 +114,8 @@ def evaluate(runs, factor, all_pairs, opts):
             groups.append(("%s -> every rx" % tx, ks))
     same, found, others, rep0, false = 0, {}, {}, None, {}
     for i, j in idx:
-        v, rep = verdicts(runs[i], runs[j], opts)
+        calib = calibration(members, i, j) if members else None
+        v, rep = verdicts(runs[i], runs[j], opts, calib)
         rep0 = rep0 or rep
         same += any(x != "within noise" for x in v.values())
         for k, x in v.items():
@@ -106,7 +123,7 @@ def evaluate(runs, factor, all_pairs, opts):
                 w = "%s -> %s %s" % (k[0], k[1], x)
                 false[w] = false.get(w, []) + [j - i]
         for name, ks in groups:
-            v, _ = verdicts(runs[i], cut(runs[j], ks, factor), opts)
+            v, _ = verdicts(runs[i], cut(runs[j], ks, factor), opts, calib)
             found[name] = found.get(name, 0) + all(v.get(k) == "regression" for k in ks)
             others[name] = others.get(name, 0) + sum(1 for k, x in v.items()
                                                      if k not in ks and x != "within noise")
@@ -128,12 +145,17 @@ def main(argv):
     ap.add_argument("--per-side", type=int, default=1, metavar="N",
                     help="N consecutive runs a side (ab_compare's directory of runs; "
                          "default 1)")
+    ap.add_argument("--between-others", action="store_true",
+                    help="each comparison with ab_compare --between the campaign's other "
+                         "runs (every run but the two sides'): what a campaign of the "
+                         "machine made at other times gives")
     a = ap.parse_args(argv)
     if not 0 < a.cut < 100:
         raise ac.BadInput("--cut %g: allowed 0 < PCT < 100" % a.cut)
     if a.per_side < 1:
         raise ac.BadInput("--per-side %d: allowed 1 or more" % a.per_side)
     runs = runs_of(a.dir)
+    members = [[r] for r in runs]
     if a.per_side > 1:
         if len(runs) < 2 * a.per_side:
             raise ac.BadInput("--per-side %d: DIR '%s' has %d runs, allowed at least %d"
@@ -141,15 +163,22 @@ def main(argv):
         runs = [ac.merge_runs("%s[%d:%d]" % (a.dir, i, i + a.per_side),
                               runs[i:i + a.per_side], "DIR")
                 for i in range(0, len(runs) - a.per_side + 1, a.per_side)]
+        members = [members[i:i + a.per_side] for i in range(0, len(members), a.per_side)]
+        members = [[r for m in g for r in m] for g in members][:len(runs)]
+    if a.between_others and len(members) < 5:
+        raise ac.BadInput("--between-others: DIR '%s' has %d sides, allowed 5 or more (3 "
+                          "runs besides the two compared)" % (a.dir, len(members)))
     ac.parse(["x", "y"] + opts)         # the options' own bad input, before any work
-    same, n, rows, rep, groups, false = evaluate(runs, 1.0 - a.cut / 100.0, a.all_pairs, opts)
+    same, n, rows, rep, groups, false = evaluate(runs, 1.0 - a.cut / 100.0, a.all_pairs, opts,
+                                                 members if a.between_others else None)
     kind = {name: ",".join(sorted({cl.kind_of(k) for k in ks})) for name, ks in groups}
     print("# compare_power: %s, %d %s, %d comparisons (%s)" % (
         a.dir, len(runs), "runs" if a.per_side == 1 else "groups of %d runs" % a.per_side, n,
         "every two" if a.all_pairs else "consecutive"))
     print("")
-    print("- ab_compare options: %s; reference: %s" % (
-        " ".join(opts) or "(default)", rep.get("headline_reference") or
+    print("- ab_compare options: %s%s; reference: %s" % (
+        " ".join(opts) or "(default)", "; --between: the other runs of DIR (every run but"
+        " the two sides')" if a.between_others else "", rep.get("headline_reference") or
         rep.get("headline_levels") or rep.get("family_kind")))
     print("- the same code: %d of %d comparisons with any verdict (a false one)%s" % (
         same, n, "".join("; %s x%d (runs apart: %s)" % (w, len(g), ",".join(map(str, g)))

@@ -555,6 +555,71 @@ power_bad() {
 power_bad "one run" "1 results directories, allowed 2 or more"
 ln -s "$UG_TOP/$BASE" "$tmp/pw/"
 power_bad "runs of two methods" "runs of different methods or matrices: .*(no method), .*(slices)"
+# --between DIR (2026-11-28): the between-run term of each pair from the run
+# means of other runs of the machine.  The two default runs of session 13
+# (17:21, 18:50), with the 13 default runs of ab-campaign-2026-11-27c and d
+# (15:03-15:33, 19:28-19:59) as DIR, OLD and NEW linked into it too (left out):
+# the same code exits 0, every pair's term from the runs, a GSO -> gro pair's
+# sd above 10%; sendto -> plain cut by 20% exits 1 naming it alone; bad input
+mkdir "$tmp/cal"
+for r in results/ab-campaign-2026-11-27[cd]/default/*/; do
+	ln -s "$UG_TOP/$r" "$tmp/cal/$(basename "$r")"
+done
+CD1=results/compare-default-2026-11-27/20261127T172154Z-vm-default
+CD2=results/compare-default-2026-11-27/20261127T185007Z-vm-default
+ln -s "$UG_TOP/$CD1" "$tmp/cal/"
+ln -s "$UG_TOP/$CD2" "$tmp/cal/"
+run_cmp c_same "$CD1" "$CD2" --between "$tmp/cal" --json
+if [ "$(rc_of c_same)" = 0 ] && ug_jcheck "$tmp/c_same.out" \
+	"len(between['results_dirs']) == 13" \
+	"[p['headline']['between_from'] for p in pairs].count('runs') == 26" \
+	"[p['headline']['between_run_sd'] for p in pairs
+	  if (p['tx_mode'], p['rx_mode']) == ('gso-cmsg', 'gro')][0] > 10"; then
+	ktap_ok "two default runs 90 min apart, --between 13 other runs (OLD, NEW left out): exit 0"
+else
+	ktap_fail "two default runs, --between" "exit $(rc_of c_same): $(head -2 "$tmp/c_same.err")"
+fi
+"$MUT" "$CD2" "$tmp/c_cut" scale sendto plain A rx_MBps 0.8 -- scale sendto plain B rx_MBps 0.8
+run_cmp c_cut "$CD1" "$tmp/c_cut" --between "$tmp/cal" --json
+if named_alone c_cut sendto plain "$tmp/c_cut.out"; then
+	ktap_ok "--between 13 runs, sendto -> plain cut by 20%: exit 1, named alone"
+else
+	ktap_fail "--between, sendto -> plain cut" "exit $(rc_of c_cut): $(head -2 "$tmp/c_cut.err")"
+fi
+mkdir "$tmp/cal2"
+for r in results/ab-campaign-2026-11-27c/default/*/; do
+	ln -s "$UG_TOP/$r" "$tmp/cal2/$(basename "$r")"
+	[ "$(ls "$tmp/cal2" | wc -l)" = 2 ] && break
+done
+ln -s "$UG_TOP/$AA1" "$tmp/cal2/"
+bad 21 1 "--between '$tmp/none': no such directory" "$CD1" "$CD2" --between "$tmp/none"
+bad 22 1 "--between '$tmp/cal2': 2 runs of OLD's method, .* (1 other results directories);\
+ allowed 3 or more" \
+	"$CD1" "$CD2" --between "$tmp/cal2"
+bad 23 1 "--between '$tmp/cal': allowed with the headline family only" \
+	"$CD1" "$CD2" --between "$tmp/cal" --family
+# compare_power.py --between-others: each comparison's term from the other runs
+mkdir "$tmp/pwb"
+for r in $(ls "$tmp/cal" | sed -n 1,5p); do ln -s "$(readlink "$tmp/cal/$r")" "$tmp/pwb/$r"; done
+scripts/bench/compare_power.py "$tmp/pwb" --between-others >"$tmp/pwb.out" 2>"$tmp/pwb.err"
+rc=$?
+if [ "$rc" = 0 ] && grep -q "the same code: [0-4] of 4 comparisons" "$tmp/pwb.out" &&
+   grep -q -- "--between: the other runs of DIR" "$tmp/pwb.out" &&
+   [ "$(grep -c '^| .* -> .* | [a-z]* | [0-4] of 4 | [0-9]* |$' "$tmp/pwb.out")" = 19 ]; then
+	ktap_ok "compare_power.py --between-others: 5 runs, 4 comparisons, 19 rows"
+else
+	ktap_fail "compare_power.py --between-others" "exit $rc: $(head -2 "$tmp/pwb.err")"
+fi
+rm "$tmp/pwb/$(ls "$tmp/pwb" | head -1)"
+scripts/bench/compare_power.py "$tmp/pwb" --between-others --per-side 2 >"$tmp/pwb.out" \
+	2>"$tmp/pwb.err"
+rc=$?
+if [ "$rc" = 2 ] && [ ! -s "$tmp/pwb.out" ] && [ "$(lines "$tmp/pwb.err")" = 1 ] &&
+   grep -q "has 2 sides, allowed 5 or more" "$tmp/pwb.err"; then
+	ktap_ok "compare_power.py --between-others with 2 sides: exit 2: $(cat "$tmp/pwb.err")"
+else
+	ktap_fail "compare_power.py --between-others, 2 sides" "exit $rc: $(head -2 "$tmp/pwb.err")"
+fi
 # two default runs of the new default (slices, at least 6 pairs) back to back at
 # load 15-19 (results/ab-2026-11-25b/campaign/default): the same code exits 0;
 # there the pairs' levels move by a factor within a run, and the 20% cut is
