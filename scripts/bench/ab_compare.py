@@ -34,9 +34,10 @@ compare_levels.between_terms), Holm over the pairs; a pair whose change is calle
 left out of the others' reference and the verdicts are taken again (the
 largest change first), so that it cannot make its kind-mates look changed.
 Every other metric is shown at --level without a verdict.  The time blocks
-see the machine's state move within minutes, not across hours: --between DIR
-takes each pair's between-run variance from the spread of the run means of
-other runs of the machine instead (compare_levels.calibration_terms).
+see the machine's state move within minutes, not across hours: with
+--between DIR each pair's between-run variance is the larger of the blocks'
+and the spread of the run means of other runs of the machine
+(compare_levels.calibration_terms, compare_levels.larger).
 
 Exit: 1 when any configuration is a regression, 0 otherwise, 2 on bad input
 (one line each: a missing directory, bad JSON, a schema mismatch, a
@@ -373,8 +374,8 @@ def compare_headline(paired, pairs, args):
     thr = args.threshold / 100.0
     calib = between_calibration(args.between_res, order, rel, by_kind) \
         if args.between_res else None
-    lo, ln, fv, left_out, btk = cl.headline_family(ao, an, rel, by_kind, thr,
-                                                   args.level / 100.0, calib)
+    lo, ln, fv, left_out, btk, src = cl.headline_family(ao, an, rel, by_kind, thr,
+                                                        args.level / 100.0, calib)
     cells = []
     fo, fn = cl.flat(ao), cl.flat(an)
     for k in order:
@@ -411,8 +412,7 @@ def compare_headline(paired, pairs, args):
                  test="Welch t on ln(per-run level), with a between-run term",
                  between_run_sd=(100 * math.sqrt(bt[0] / scale) if bt else None),
                  between_run_df=(bt[1] if bt else None),
-                 between_from=("runs" if calib and calib.get(m["_key"]) else
-                               "blocks" if bt else None))
+                 between_from=src.get(m["_key"]))
         v = cs.verdict(c["lo"], c["hi"], thr, "higher", c["level"], 0.0)
         if v != f["verdict"]:        # the two views of one rule must agree
             raise AssertionError("interval and p-value disagree: %s" % m)
@@ -632,11 +632,12 @@ def parse(argv):
     ap.add_argument("--ignore-settings", action="store_true",
                     help="compare even when setting A or B means different things")
     ap.add_argument("--between", metavar="DIR",
-                    help="the headline family's between-run variance of each pair from the"
-                         " runs in DIR (3 or more results directories of OLD's method, matrix,"
-                         " settings and slice length besides OLD and NEW: e.g. an hour or more"
-                         " of default runs of this machine), not from the two sides' time"
-                         " blocks, which do not see the machine's state move across hours")
+                    help="the headline family's between-run variance of each pair: the"
+                         " larger of the two sides' time blocks' (which do not see the"
+                         " machine's state move across hours) and the spread of the run means"
+                         " of the runs in DIR (3 or more results directories of OLD's method,"
+                         " matrix, settings and slice length besides OLD and NEW: e.g. an hour"
+                         " or more of default runs of this machine)")
     ap.add_argument("--json", action="store_true", help="JSON on stdout instead of Markdown")
     ap.add_argument("--out", metavar="DIR",
                     help="also write DIR/compare.md, compare.json, compare.png")

@@ -180,6 +180,23 @@ def calibration_terms(runs_by_pair, rel, by_kind):
     return {k: run_means_tau2(nonempty(runs)) for k, runs in rr.items()}
 
 
+def larger(runs, blocks):
+    """(the (tau^2, df) of the larger tau^2, "runs" or "blocks"), of RUNS
+    (side_terms's) and BLOCKS (between_terms's kind estimate), either may
+    be None; (None, None) when both are.  Why the larger: the runs of a
+    calibration miss what a run of its own does (one default run of 19 had
+    sendto -> gro 9% below its kind for all of its 4 minutes, in no other
+    run), and the blocks miss the hours; on 19 default runs of one VM over
+    4.5 hours (results/compare-hours-2026-11-27), each compared with every
+    other with the 17 others as calibration, the same code got a verdict in
+    14 of 171 comparisons with the blocks, 18 with the runs, 1 with the
+    larger, a non-GSO UDP pair's 20% cut found as often as with the
+    blocks."""
+    if runs and (not blocks or runs[0] >= blocks[0]):
+        return runs, "runs"
+    return (blocks, "blocks") if blocks else (None, None)
+
+
 def side_terms(k, ro, rn, calib):
     """(tau^2, df) of pair K from CALIB[K] pooled with the spread of each
     side's run means (RO, RN: pair -> runs' units, several runs a side), or
@@ -242,9 +259,10 @@ def headline_family(ao, an, rel, by_kind, thr, level, calib=None):
     inside each run when REL), pair -> Holm's
     verdict at LEVEL and THRESHOLD (compare_stats.headline_verdicts; pairs
     without 2 levels a side are not in it), the pairs left out of the
-    others' reference, and pair -> the between-run term its test used
-    ((tau^2 (1/runs OLD + 1/runs NEW), df) from between_terms, or None;
-    from side_terms with CALIB, calibration_terms's, where it has the pair).
+    others' reference, pair -> the between-run term its test used
+    ((tau^2 (1/runs OLD + 1/runs NEW), df) from between_terms, or None; with
+    CALIB, calibration_terms's, the larger of side_terms's and that) and
+    pair -> where the term came from ("runs", "blocks" or None).
     With runs a side, LO and LN keep them apart (pair -> a list of runs'
     levels): each run weighs the same in the test (compare_stats.welch_log).
 
@@ -269,8 +287,9 @@ def headline_family(ao, an, rel, by_kind, thr, level, calib=None):
         lo, ln = flat(ro), flat(rn)
         ks = [k for k in ao if lo[k] and ln[k]]
         bt = between_terms(ro, rn, [k for k in ks if k not in left_out])
-        bt = {k: side_terms(k, ro, rn, calib) or bt.get(kind_of(k)) for k in ks}
-        btk = {k: (bt[k][0] * scale, bt[k][1]) if bt[k] else None for k in ks}
+        src = {k: larger(side_terms(k, ro, rn, calib), bt.get(kind_of(k))) for k in ks}
+        btk = {k: (src[k][0][0] * scale, src[k][0][1]) if src[k][0] else None for k in ks}
+        src = {k: src[k][1] for k in ks}
         # each run weighs the same in its side's mean (compare_stats.welch_log)
         fv = dict(zip(ks, cs.headline_verdicts([(nonempty(ro[k]), nonempty(rn[k]), thr,
                                                  "higher", btk[k]) for k in ks], level)))
@@ -278,8 +297,8 @@ def headline_family(ao, an, rel, by_kind, thr, level, calib=None):
         if not rel or not called:
             if multi:
                 return ({k: nonempty(v) for k, v in ro.items()},
-                        {k: nonempty(v) for k, v in rn.items()}, fv, left_out, btk)
-            return lo, ln, fv, left_out, btk
+                        {k: nonempty(v) for k, v in rn.items()}, fv, left_out, btk, src)
+            return lo, ln, fv, left_out, btk, src
         ko = flat(per_run_relative(ro_, False, left_out))
         kn = flat(per_run_relative(rn_, False, left_out))
         left_out.append(max(called, key=lambda k: (log_change(ko[k], kn[k]), k)))

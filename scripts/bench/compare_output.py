@@ -46,7 +46,9 @@ def between_words(b, multi):
     """How the headline family's between-run term was estimated."""
     if b:
         ds = b["results_dirs"]
-        return ("the variance of each pair's run means beyond their rounds' spread over the "
+        return ("the larger of the blocks' (the variance between 3 time blocks of each run "
+                "beyond their rounds' spread, pooled over the pair's kind) and the variance of "
+                "the pair's run means beyond their rounds' spread over the "
                 "%d runs of --between %s (%s to %s%s)%s" % (
                     len(ds), b["path"], ds[0][:16], ds[-1][:16],
                     "; %d other results directories not used" % b["other_dirs"]

@@ -140,7 +140,7 @@ def one_cut_pair_does_not_move_its_kind():
     first = {k: f["verdict"] for k, f in zip(PAIRS, first) if f["verdict"] != "within noise"}
     check(first == {UDP[0]: "regression", UDP[1]: "improvement", UDP[2]: "improvement",
                     UDP[3]: "improvement"}, "first pass: %s" % first)
-    _, _, fv, left, _ = family(old, new)
+    _, _, fv, left, _, _ = family(old, new)
     check(verdicts(fv) == {UDP[0]: "regression"} and left == [UDP[0]],
           "verdicts %s, left out %s" % (verdicts(fv), left))
 
@@ -153,7 +153,7 @@ def half_a_kind_cut():
     are called while the sendmmsg pairs are not."""
     rng = random.Random(2)
     old, new = run_levels(rng, gso_sd=0.1), run_levels(rng, gso_sd=0.1, cut=UDP[:2])
-    _, _, fv, left, _ = family(old, new)
+    _, _, fv, left, _, _ = family(old, new)
     check(verdicts(fv) == {UDP[0]: "regression", UDP[1]: "regression"}
           and sorted(left) == sorted(UDP[:2]), "verdicts %s, left out %s" % (verdicts(fv), left))
 
@@ -166,7 +166,7 @@ def same_code_calls_nothing():
     rng = random.Random(3)
     trials, any_call = 400, 0
     for _ in range(trials):
-        _, _, fv, left, _ = family(run_levels(rng), run_levels(rng))
+        _, _, fv, left, _, _ = family(run_levels(rng), run_levels(rng))
         any_call += bool(verdicts(fv))
         check(bool(left) == bool(verdicts(fv)), "left out %s, verdicts %s" % (left,
                                                                              verdicts(fv)))
@@ -180,7 +180,7 @@ def absolute_levels_leave_nothing_out():
     rng = random.Random(4)
     old = run_levels(rng, units=12, drift=0.0)
     new = run_levels(rng, units=12, drift=0.0, cut=[UDP[0]])
-    lo, ln, fv, left, _ = family(old, new, rel=False)
+    lo, ln, fv, left, _, _ = family(old, new, rel=False)
     check(lo == old and ln == new and left == [], "absolute: left out %s" % left)
     check(verdicts(fv).get(UDP[0]) == "regression", "absolute: %s" % verdicts(fv))
 
@@ -302,8 +302,9 @@ def runs_a_side():
 def calibration_by_hand():
     """--between's runs: each pair's (tau^2, df) is run_means_tau2 of its
     runs (absolute levels here), pooled with each side's run means when a
-    side has several runs, and it replaces the blocks' kind estimate in the
-    test; a pair the calibration has no estimate for keeps the blocks'."""
+    side has several runs; the test takes the larger of it and the blocks'
+    kind estimate; a pair the calibration has no estimate for keeps the
+    blocks'."""
     runs = [[math.exp(c + e) for e in (0.01, -0.01) * 3] for c in (0.1, 0.0, -0.1)]
     k, o = ("sendto", "plain"), ("sendto", "gro")
     cal = cl.calibration_terms({k: runs, o: runs[:1]}, False, False)
@@ -317,9 +318,20 @@ def calibration_by_hand():
     flat_ = [[1.0, 1.0001, 0.9999] * 2] * 2      # blocks: tau^2 0 for the udp kind
     ao = {k: flat_[0], o: flat_[0]}
     an = {k: flat_[1], o: flat_[1]}
-    bt = cl.headline_family(ao, an, False, False, 0.02, 0.95, cal)[4]
-    check(close(bt[k][0], 2 * t, 1e-12) and bt[k][1] == df, "the test's term %r" % bt)
-    check(bt[o] is not None and bt[o][0] < 1e-6, "kept the blocks' %r" % bt)
+    _, _, _, _, bt, src = cl.headline_family(ao, an, False, False, 0.02, 0.95, cal)
+    check(close(bt[k][0], 2 * t, 1e-12) and bt[k][1] == df and src[k] == "runs",
+          "the test's term %r %r" % (bt, src))
+    check(bt[o] is not None and bt[o][0] < 1e-6 and src[o] == "blocks",
+          "kept the blocks' %r %r" % (bt, src))
+    # blocks that move by more than the calibration's runs: the blocks' term
+    steps = [1.0] * 4 + [1.3] * 4 + [0.8] * 4
+    ao, an = {k: steps, o: steps}, {k: steps[::-1], o: steps[::-1]}
+    blk = cl.between_terms({k: [steps], o: [steps]}, {k: [steps[::-1]], o: [steps[::-1]]})
+    _, _, _, _, bt, src = cl.headline_family(ao, an, False, False, 0.02, 0.95, cal)
+    check(blk["udp"][0] > t and close(bt[k][0], 2 * blk["udp"][0], 1e-12) and
+          src[k] == "blocks", "the larger: %r %r, blocks %r, runs %r" % (bt, src, blk, t))
+    check(cl.larger(None, None) == (None, None) and cl.larger((1, 2), None) == ((1, 2), "runs"),
+          "larger of nothing")
 
 
 def hour_runs(rng, offsets, units=30, cut=()):

@@ -555,12 +555,13 @@ power_bad() {
 power_bad "one run" "1 results directories, allowed 2 or more"
 ln -s "$UG_TOP/$BASE" "$tmp/pw/"
 power_bad "runs of two methods" "runs of different methods or matrices: .*(no method), .*(slices)"
-# --between DIR (2026-11-28): the between-run term of each pair from the run
+# --between DIR (2026-11-27): the between-run term of each pair from the run
 # means of other runs of the machine.  The two default runs of session 13
 # (17:21, 18:50), with the 13 default runs of ab-campaign-2026-11-27c and d
 # (15:03-15:33, 19:28-19:59) as DIR, OLD and NEW linked into it too (left out):
-# the same code exits 0, every pair's term from the runs, a GSO -> gro pair's
-# sd above 10%; sendto -> plain cut by 20% exits 1 naming it alone; bad input
+# the same code exits 0, each pair's term the larger of the runs' (6 pairs
+# here) and the blocks', a GSO -> gro pair's sd above 10%; sendto -> plain cut
+# by 20% exits 1 naming it alone; bad input
 mkdir "$tmp/cal"
 for r in results/ab-campaign-2026-11-27[cd]/default/*/; do
 	ln -s "$UG_TOP/$r" "$tmp/cal/$(basename "$r")"
@@ -572,7 +573,8 @@ ln -s "$UG_TOP/$CD2" "$tmp/cal/"
 run_cmp c_same "$CD1" "$CD2" --between "$tmp/cal" --json
 if [ "$(rc_of c_same)" = 0 ] && ug_jcheck "$tmp/c_same.out" \
 	"len(between['results_dirs']) == 13" \
-	"[p['headline']['between_from'] for p in pairs].count('runs') == 26" \
+	"{p['headline']['between_from'] for p in pairs} == {'runs', 'blocks'}" \
+	"[p['headline']['between_from'] for p in pairs].count('runs') == 12" \
 	"[p['headline']['between_run_sd'] for p in pairs
 	  if (p['tx_mode'], p['rx_mode']) == ('gso-cmsg', 'gro')][0] > 10"; then
 	ktap_ok "two default runs 90 min apart, --between 13 other runs (OLD, NEW left out): exit 0"
