@@ -187,7 +187,7 @@ def larger(runs, blocks):
     calibration miss what a run of its own does (one default run of 19 had
     sendto -> gro 9% below its kind for all of its 4 minutes, in no other
     run), and the blocks miss the hours; on 19 default runs of one VM over
-    4.5 hours (results/compare-hours-2026-11-27), each compared with every
+    4.3 hours (results/compare-hours-2026-11-27), each compared with every
     other with the 17 others as calibration, the same code got a verdict in
     14 of 171 comparisons with the blocks, 18 with the runs, 1 with the
     larger, a non-GSO UDP pair's 20% cut found as often as with the
