@@ -540,10 +540,11 @@ else
 	ktap_fail "compare_power.py" "exit $rc: $(head -2 "$tmp/pw.err")"
 fi
 rm "$tmp/pw/20261127T025923Z-vm-default" "$tmp/pw/20261127T030404Z-vm-default"
-# power_bad WHAT PAT: compare_power.py on $tmp/pw exits 2 with one line matching PAT
+# power_bad WHAT PAT [DIR [ARGS...]]: compare_power.py on DIR ($tmp/pw) with
+# ARGS exits 2 with one line matching PAT
 power_bad() {
 	local rc
-	scripts/bench/compare_power.py "$tmp/pw" >"$tmp/pwb.out" 2>"$tmp/pwb.err"
+	scripts/bench/compare_power.py "${3:-$tmp/pw}" "${@:4}" >"$tmp/pwb.out" 2>"$tmp/pwb.err"
 	rc=$?
 	if [ "$rc" = 2 ] && [ ! -s "$tmp/pwb.out" ] && [ "$(lines "$tmp/pwb.err")" = 1 ] &&
 	   grep -q "$2" "$tmp/pwb.err"; then
@@ -613,15 +614,8 @@ else
 	ktap_fail "compare_power.py --between-others" "exit $rc: $(head -2 "$tmp/pwb.err")"
 fi
 rm "$tmp/pwb/$(ls "$tmp/pwb" | head -1)"
-scripts/bench/compare_power.py "$tmp/pwb" --between-others --per-side 2 >"$tmp/pwb.out" \
-	2>"$tmp/pwb.err"
-rc=$?
-if [ "$rc" = 2 ] && [ ! -s "$tmp/pwb.out" ] && [ "$(lines "$tmp/pwb.err")" = 1 ] &&
-   grep -q "has 2 sides, allowed 5 or more" "$tmp/pwb.err"; then
-	ktap_ok "compare_power.py --between-others with 2 sides: exit 2: $(cat "$tmp/pwb.err")"
-else
-	ktap_fail "compare_power.py --between-others, 2 sides" "exit $rc: $(head -2 "$tmp/pwb.err")"
-fi
+power_bad "--between-others on 2 sides" "has 2 sides, allowed 5 or more" "$tmp/pwb" \
+	--between-others --per-side 2
 # two default runs of the new default (slices, at least 6 pairs) back to back at
 # load 15-19 (results/ab-2026-11-25b/campaign/default): the same code exits 0;
 # there the pairs' levels move by a factor within a run, and the 20% cut is
