@@ -201,12 +201,13 @@ def load_between(path, old, new):
     like = matrix_key(old)
     rs, other = [], 0
     for d in results_dirs(path):
-        if os.path.realpath(d) in own:
+        real = os.path.realpath(d)
+        if real in own:
             continue
-        r = _BETWEEN.get(os.path.realpath(d))
+        r = _BETWEEN.get(real)
         if r is None:
             try:
-                r = _BETWEEN[os.path.realpath(d)] = load(d, "--between")
+                r = _BETWEEN[real] = load(d, "--between")
             except BadInput:
                 other += 1
                 continue
@@ -443,8 +444,8 @@ def between_calibration(res, order, rel, by_kind):
     if key in memo:
         return memo[key]
     by = {}
-    for key, g in group(res).items():
-        by.setdefault(key[:2], []).extend(g["ok"])
+    for conf, g in group(res).items():
+        by.setdefault(conf[:2], []).extend(g["ok"])
     memo[key] = cl.calibration_terms({k: cl.side_levels(by.get(k, [])) for k in order},
                                      rel, by_kind)
     return memo[key]

@@ -8,6 +8,7 @@ import os
 import sys
 import time
 
+
 def fmt_change(m):
     if m["verdict"] == "n/a":
         return "n/a"
@@ -42,22 +43,24 @@ def hours(s):
     return "%d h %02d min" % (m // 60, m % 60) if m >= 60 else "%d min" % m
 
 
+# the between-run term of two runs' own time blocks (compare_levels.between_terms)
+BLOCKS = "the variance between 3 time blocks of each run beyond their rounds' spread"
+
+
 def between_words(b, multi):
     """How the headline family's between-run term was estimated."""
     if b:
         ds = b["results_dirs"]
-        return ("the larger of the blocks' (the variance between 3 time blocks of each run "
-                "beyond their rounds' spread, pooled over the pair's kind) and the variance of "
-                "the pair's run means beyond their rounds' spread over the "
+        return ("the larger of the blocks' (" + BLOCKS + ", pooled over the pair's kind) and "
+                "the variance of the pair's run means beyond their rounds' spread over the "
                 "%d runs of --between %s (%s to %s%s)%s" % (
                     len(ds), b["path"], ds[0][:16], ds[-1][:16],
                     "; %d other results directories not used" % b["other_dirs"]
                     if b["other_dirs"] else "",
                     ", pooled with each side's" if multi else ""))
-    return ("the variance between 3 time blocks of each run beyond their rounds' spread%s, "
-            "pooled over the pair's kind: it sees the machine's state move within minutes, "
-            "not across hours (runs made hours apart: --between DIR, runs of this machine "
-            "at other times)" % (" and of each side's run means" if multi else ""))
+    return (BLOCKS + "%s, pooled over the pair's kind: it sees the machine's state move "
+            "within minutes, not across hours (runs made hours apart: --between DIR, runs of "
+            "this machine at other times)" % (" and of each side's run means" if multi else ""))
 
 
 def markdown(rep, info):

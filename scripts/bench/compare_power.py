@@ -160,11 +160,10 @@ def main(argv):
         if len(runs) < 2 * a.per_side:
             raise ac.BadInput("--per-side %d: DIR '%s' has %d runs, allowed at least %d"
                               % (a.per_side, a.dir, len(runs), 2 * a.per_side))
-        runs = [ac.merge_runs("%s[%d:%d]" % (a.dir, i, i + a.per_side),
-                              runs[i:i + a.per_side], "DIR")
-                for i in range(0, len(runs) - a.per_side + 1, a.per_side)]
-        members = [members[i:i + a.per_side] for i in range(0, len(members), a.per_side)]
-        members = [[r for m in g for r in m] for g in members][:len(runs)]
+        members = [runs[i:i + a.per_side]
+                   for i in range(0, len(runs) - a.per_side + 1, a.per_side)]
+        runs = [ac.merge_runs("%s[%d:%d]" % (a.dir, i * a.per_side, (i + 1) * a.per_side),
+                              rs, "DIR") for i, rs in enumerate(members)]
     if a.between_others and len(members) < 5:
         raise ac.BadInput("--between-others: DIR '%s' has %d sides, allowed 5 or more (3 "
                           "runs besides the two compared)" % (a.dir, len(members)))
