@@ -136,10 +136,13 @@ run:
 
 # two results directories of `make run` (or two directories of several runs
 # each) compared, a verdict per configuration
-# (docs/compare.md): exit 1 on a regression, 2 on bad input; BETWEEN=DIR takes
-# each pair's between-run variance from other runs of this machine (runs made
-# hours apart); ARGS="--out DIR --threshold 3 ..." passes options; Debian's
-# python3 has matplotlib
+# (docs/compare.md): exit 1 on a regression, 2 on bad input; each pair's
+# between-run variance also comes from 3 or more other runs of this machine
+# beside OLD and NEW (BETWEEN=auto, the default; BETWEEN=DIR: the runs in
+# DIR; BETWEEN= : the runs' own time blocks only, blind to hours);
+# ARGS="--out DIR --threshold 3 ..." passes options; Debian's python3 has
+# matplotlib
+BETWEEN ?= auto
 PY_PLOT := $(if $(wildcard /usr/bin/python3),/usr/bin/python3,python3)
 compare:
 	@test -n "$(OLD)" && test -n "$(NEW)" || \

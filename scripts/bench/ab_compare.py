@@ -37,13 +37,15 @@ Every other metric is shown at --level without a verdict.  The time blocks
 see the machine's state move within minutes, not across hours: with
 --between DIR each pair's between-run variance is the larger of the blocks'
 and the spread of the run means of other runs of the machine
-(compare_levels.calibration_terms, compare_levels.larger).
+(compare_levels.calibration_terms, compare_levels.larger); --between auto
+(make compare's default) takes 3 or more such runs of OLD's machine from the
+directories that hold OLD and NEW.
 
 Exit: 1 when any configuration is a regression, 0 otherwise, 2 on bad input
 (one line each: a missing directory, bad JSON, a schema mismatch, a
 configuration that does not pair).
 
-  ab_compare.py OLD NEW [--threshold PCT] [--level PCT] [--per-interval] [--between DIR]
+  ab_compare.py OLD NEW [--threshold PCT] [--level PCT] [--per-interval] [--between DIR|auto]
                         [--json] [--out DIR]
   ab_compare.py --matrix-args DIR    the udpgso_ab.sh options that rerun DIR's
                                      matrix, one per line (--baseline uses it)
@@ -188,40 +190,80 @@ def merge_runs(path, rs, side):
 
 # --between's runs as read, by real path (compare_power.py compares many times)
 _BETWEEN = {}
+# --between auto: the fewest other runs of this machine that make a calibration
+AUTO_MIN = 3
+
+
+def machine_key(res):
+    """What two results must share to be runs of one machine (--between auto)."""
+    return tuple(res.get(k) for k in ("host", "kernel", "cpu", "ncpus", "topology"))
+
+
+def auto_places(old, new):
+    """--between auto: the directories that hold OLD and NEW."""
+    out = []
+    for r in (old, new):
+        d = os.path.dirname(os.path.abspath(r["_path"]))
+        if d not in out:
+            out.append(d)
+    return out
 
 
 def load_between(path, old, new):
     """--between DIR: the results directories in DIR (one level down, as a
     directory of runs) of OLD's method, matrix, settings and slice length,
     other than OLD's and NEW's own, as one result of several runs
-    (merge_runs); BadInput with fewer than 3."""
-    if not os.path.isdir(path):
+    (merge_runs); BadInput with fewer than 3.  --between auto: the same in
+    the directories that hold OLD and NEW, of OLD's machine (machine_key;
+    NEW's when OLD's has too few); None with fewer than 3 (the report says
+    where it looked, auto_note)."""
+    auto = path == "auto"
+    if not auto and not os.path.isdir(path):
         raise BadInput("--between '%s': no such directory" % path)
+    places = auto_places(old, new) if auto else [path]
     own = {os.path.realpath(p) for r in (old, new) for p in r.get("_paths", [r["_path"]])}
     like = matrix_key(old)
-    rs, other = [], 0
-    for d in results_dirs(path):
-        real = os.path.realpath(d)
-        if real in own:
-            continue
-        r = _BETWEEN.get(real)
-        if r is None:
-            try:
-                r = _BETWEEN[real] = load(d, "--between")
-            except BadInput:
-                other += 1
+    rs, other, seen = [], 0, set()
+    for place in places:
+        for d in results_dirs(place):
+            real = os.path.realpath(d)
+            if real in own or real in seen:
                 continue
-        if matrix_key(r) == like:
-            rs.append(r)
-        else:
-            other += 1
-    if len(rs) < 3:
+            seen.add(real)
+            r = _BETWEEN.get(real)
+            if r is None:
+                try:
+                    r = _BETWEEN[real] = load(d, "--between")
+                except BadInput:
+                    other += 1
+                    continue
+            if matrix_key(r) == like:
+                rs.append(r)
+            else:
+                other += 1
+    if auto:
+        mine = [x for x in (machine_key(old), machine_key(new))
+                if sum(machine_key(r) == x for r in rs) >= AUTO_MIN][:1]
+        use = [r for r in rs if mine and machine_key(r) == mine[0]]
+        other += len(rs) - len(use)
+        if len(use) < AUTO_MIN:
+            return {"_auto_note": {"looked_in": [rel(x) for x in places], "found": len(use),
+                                   "needed": AUTO_MIN, "other_dirs": other}}
+        rs = sorted(use, key=lambda r: os.path.basename(r["_path"]))
+    elif len(rs) < 3:
         raise BadInput("--between '%s': %d runs of OLD's method, matrix, settings and slice"
                        " length besides OLD and NEW (%d other results directories); allowed"
                        " 3 or more" % (path, len(rs), other))
-    out = merge_runs(path, rs, "--between")
+    out = merge_runs(", ".join(rel(x) for x in places) if auto else path, rs, "--between")
     out["_other"] = other
+    out["_auto"] = auto
     return out
+
+
+def rel(path):
+    """PATH relative to the working directory when it is under it."""
+    r = os.path.relpath(path)
+    return path if r.startswith("..") else r
 
 
 def matrix_key(res):
@@ -460,11 +502,16 @@ def compare(old, new, args):
                                           new.get("method") in ("inrun", "slices"))
     if args.threshold is None:
         args.threshold = HEADLINE_THRESHOLD if args.headline else TABLE_THRESHOLD
+    if args.between == "auto" and not args.headline:
+        args.between = None         # make compare's default: the headline family's only
     if args.between and not args.headline:
         raise BadInput("--between '%s': allowed with the headline family only (results"
                        " that name their method, or --headline)" % args.between)
     if args.between and args.between_res is None:
         args.between_res = load_between(args.between, old, new)
+    args.auto_note = None
+    if args.between_res and "_auto_note" in args.between_res:
+        args.auto_note, args.between_res = args.between_res["_auto_note"], None
     paired = pair(old, new, args.ignore_settings)
     pairs, cells = [], []
     for key, go, gn in paired:
@@ -542,8 +589,11 @@ def report(old, new, args):
         "headline_reference": getattr(args, "reference_kind", None),
         "left_out_of_reference": getattr(args, "left_out", []),
         "between": {"path": args.between_res["_path"], "other_dirs": args.between_res["_other"],
-                    "results_dirs": [os.path.basename(x) for x in args.between_res["_paths"]]}
+                    "results_dirs": [os.path.basename(x) for x in args.between_res["_paths"]],
+                    "auto": args.between_res.get("_auto", False),
+                    "made": side_info(args.between_res)["made"]}
         if args.between_res else None,
+        "between_auto": getattr(args, "auto_note", None),
         "control": "per-interval" if args.per_interval else
                    "family-wise over the headline metric of each tx/rx pair (Holm)"
                    if args.headline else
@@ -632,13 +682,16 @@ def parse(argv):
                          " about 0.9 false regressions per 78-interval table at 3 reps")
     ap.add_argument("--ignore-settings", action="store_true",
                     help="compare even when setting A or B means different things")
-    ap.add_argument("--between", metavar="DIR",
+    ap.add_argument("--between", metavar="DIR|auto",
                     help="the headline family's between-run variance of each pair: the"
                          " larger of the two sides' time blocks' (which do not see the"
                          " machine's state move across hours) and the spread of the run means"
                          " of the runs in DIR (3 or more results directories of OLD's method,"
                          " matrix, settings and slice length besides OLD and NEW: e.g. an hour"
-                         " or more of default runs of this machine)")
+                         " or more of default runs of this machine); auto (make compare's"
+                         " default): such runs of OLD's machine (host, kernel, CPU, topology)"
+                         " in the directories that hold OLD and NEW, when there are 3 or more,"
+                         " else the blocks alone")
     ap.add_argument("--json", action="store_true", help="JSON on stdout instead of Markdown")
     ap.add_argument("--out", metavar="DIR",
                     help="also write DIR/compare.md, compare.json, compare.png")

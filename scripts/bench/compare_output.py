@@ -53,14 +53,32 @@ def between_words(b, multi):
         ds = b["results_dirs"]
         return ("the larger of the blocks' (" + BLOCKS + ", pooled over the pair's kind) and "
                 "the variance of the pair's run means beyond their rounds' spread over the "
-                "%d runs of --between %s (%s to %s%s)%s" % (
-                    len(ds), b["path"], ds[0][:16], ds[-1][:16],
+                "%d runs of %s (%s to %s%s)%s" % (
+                    len(ds), "this machine beside OLD and NEW in %s (--between auto)" % b["path"]
+                    if b.get("auto") else "--between " + b["path"], ds[0][:16], ds[-1][:16],
                     "; %d other results directories not used" % b["other_dirs"]
                     if b["other_dirs"] else "",
                     ", pooled with each side's" if multi else ""))
     return (BLOCKS + "%s, pooled over the pair's kind: it sees the machine's state move "
             "within minutes, not across hours (runs made hours apart: --between DIR, runs of "
             "this machine at other times)" % (" and of each side's run means" if multi else ""))
+
+
+def made_note(rep, apart):
+    """What the made line adds: where the between-run term can fall short."""
+    b, a = rep.get("between"), rep.get("between_auto")
+    if rep.get("family_kind") != "headline":
+        return ""
+    if b:
+        s = b["made"][1] - b["made"][0] if b.get("made") else 0
+        return ("" if apart <= s else
+                "; the runs of the between-run term span %s: drift over longer than that is"
+                " not in it" % hours(s))
+    return ("; the between-run term is from the runs' own minutes: runs made hours apart"
+            " need other runs of this machine %s" % (
+                "beside them (--between auto found %d of %d in %s)" % (
+                    a["found"], a["needed"], ", ".join(a["looked_in"])) if a else
+                "(make compare BETWEEN=DIR)"))
 
 
 def markdown(rep, info):
@@ -94,9 +112,7 @@ def markdown(rep, info):
     if o.get("made") and n.get("made"):
         L[-1:-1] = ["- made: OLD %s, NEW %s (UTC; %s apart)%s" % (
             span(o["made"]), span(n["made"]), hours(abs(n["made"][0] - o["made"][1])),
-            "" if rep.get("between") or rep.get("family_kind") != "headline" else
-            "; the between-run term is from the runs' own minutes: runs made hours apart"
-            " need --between DIR (make compare BETWEEN=DIR)")]
+            made_note(rep, abs(n["made"][0] - o["made"][1])))]
     if rep.get("family_kind") == "headline":
         multi = max(len(rep["old"]["results_dirs"]), len(rep["new"]["results_dirs"])) > 1
         L += ["The family: the headline metric of each tx/rx pair (per run, the geometric mean "

@@ -601,6 +601,53 @@ bad 22 1 "--between '$tmp/cal2': 2 runs of OLD's method, .* (1 other results dir
 	"$CD1" "$CD2" --between "$tmp/cal2"
 bad 23 1 "--between '$tmp/cal': allowed with the headline family only" \
 	"$CD1" "$CD2" --between "$tmp/cal" --family
+# --between auto (make compare's default, 2026-11-28): the runs of OLD's machine
+# beside OLD and NEW.  In $tmp/cal the 7 runs of 27d share the kernel build of
+# session 13's two (v657), 27c's 6 do not (v669): 7 used, 6 counted as other;
+# 27d's runs span 31 min, OLD and NEW were made 84 min apart: said.  In their
+# own directory OLD and NEW have no other runs: the blocks alone, said.
+c1=$tmp/cal/$(basename "$CD1")
+c2=$tmp/cal/$(basename "$CD2")
+run_cmp c_auto "$c1" "$c2" --between auto --json
+if [ "$(rc_of c_auto)" = 0 ] && ug_jcheck "$tmp/c_auto.out" "between['auto']" \
+	"len(between['results_dirs']) == 7" "between['other_dirs'] == 6" \
+	"[x[:11] for x in between['results_dirs']] == ['20261127T19'] * 7" \
+	"[p['headline']['between_from'] for p in pairs].count('runs') >= 6"; then
+	ktap_ok "--between auto: the 7 runs of OLD's kernel build beside OLD and NEW, not 27c's 6"
+else
+	ktap_fail "--between auto" "exit $(rc_of c_auto): $(head -2 "$tmp/c_auto.err")"
+fi
+run_cmp c_automd "$c1" "$c2" --between auto
+if [ "$(rc_of c_automd)" = 0 ] &&
+   grep -q "^- made: .*(UTC; 1 h 24 min apart); the runs of the between-run term span 31 min" \
+	"$tmp/c_automd.out" &&
+   grep -q "over the 7 runs of this machine beside OLD and NEW in .*/cal (--between auto)" \
+	"$tmp/c_automd.out"; then
+	ktap_ok "--between auto, Markdown: names the runs and that they span less than OLD to NEW"
+else
+	ktap_fail "--between auto, Markdown" "exit $(rc_of c_automd): $(grep -m1 '^- made' \
+		"$tmp/c_automd.out")"
+fi
+run_cmp c_alone "$CD1" "$CD2" --between auto
+if [ "$(rc_of c_alone)" = 0 ] &&
+   grep -q "need other runs of this machine beside them (--between auto found 0 of 3 in" \
+	"$tmp/c_alone.out" && ! grep -q "(--between auto) (" "$tmp/c_alone.out"; then
+	ktap_ok "--between auto without other runs beside OLD and NEW: the blocks alone, said"
+else
+	ktap_fail "--between auto, no other runs" "exit $(rc_of c_alone): $(head -2 \
+		"$tmp/c_alone.err")"
+fi
+make -s --no-print-directory compare OLD="$c1" NEW="$c2" ARGS=--json >"$tmp/c_make.out" \
+	2>"$tmp/c_make.err"
+rc=$?
+if [ "$rc" = 0 ] && ug_jcheck "$tmp/c_make.out" "between['auto']" &&
+   make -s --no-print-directory compare OLD="$c1" NEW="$c2" BETWEEN= ARGS=--json \
+	>"$tmp/c_make0.out" 2>&1 && ug_jcheck "$tmp/c_make0.out" "between is None" \
+	"between_auto is None"; then
+	ktap_ok "make compare: BETWEEN=auto by default, BETWEEN= the blocks alone"
+else
+	ktap_fail "make compare BETWEEN" "exit $rc: $(head -2 "$tmp/c_make.err")"
+fi
 # compare_power.py --between-others: each comparison's term from the other runs
 mkdir "$tmp/pwb"
 for r in $(ls "$tmp/cal" | sed -n 1,5p); do ln -s "$(readlink "$tmp/cal/$r")" "$tmp/pwb/$r"; done
