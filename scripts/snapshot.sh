@@ -237,15 +237,16 @@ do_check() {
 	done
 }
 
-# counters DEV: what an A/B run reads around each measurement: the Udp and
-# UdpLite lines of /proc/net/snmp (what nstat shows), their IPv6 twins from
+# counters DEV: what an A/B run reads around each measurement: the Udp,
+# UdpLite and Tcp lines of /proc/net/snmp (what nstat shows; Tcp counts both
+# families), the Udp ones' IPv6 twins from
 # /proc/net/snmp6, the device's
 # statistics from sysfs and its ethtool -S counters
 # (shell builtins but for one ethtool: it runs around every measurement)
 do_counters() {
 	local f l v k
 	while read -r l; do
-		case "$l" in Udp:* | UdpLite:*) echo "$l" ;; esac
+		case "$l" in Udp:* | UdpLite:* | Tcp:*) echo "$l" ;; esac
 	done </proc/net/snmp
 	# IPv6's Udp6 and UdpLite6 counters, one "NAME VALUE" a line
 	while read -r l; do

@@ -88,7 +88,7 @@ def parse_counters(text):
         parts = line.split()
         if not parts:
             continue
-        if parts[0] in ("Udp:", "UdpLite:"):
+        if parts[0] in ("Udp:", "UdpLite:", "Tcp:"):
             proto = parts[0][:-1]
             if proto not in names:
                 names[proto] = parts[1:]

@@ -32,7 +32,7 @@ from ab_rawlog import pair_key, pair_name, read_conf
 # one slice's raw log -> its run record: ab_slice.py (the tests reach these
 # and the deltas through this module)
 from ab_slice import bpf_incomplete, check, one_run  # noqa: F401
-from ab_rawlog import delta, parse_skbc, stat_delta  # noqa: F401
+from ab_rawlog import delta, parse_counters, parse_skbc, stat_delta  # noqa: F401
 
 MIB = float(1 << 20)
 GIB = float(1 << 30)
@@ -322,6 +322,23 @@ def warmup_runs(d, conf):
     return out
 
 
+def tcp_note(runs):
+    """None, or how much the TCP pairs' senders sent again (tcp_retrans_pct)."""
+    by = {}
+    for r in runs:
+        if r.get("status") == "ok" and r.get("tcp_retrans_pct") is not None:
+            by.setdefault(r["setting"], []).append(r["tcp_retrans_pct"])
+    if not by:
+        return None
+    return ("tcp: the sender retransmitted a median %.2f%% of its segments per slice (%s;"
+            " TcpRetransSegs over TcpOutSegs of the sending side's network namespace, other"
+            " TCP traffic there included): a TCP pair's rate moves with its loss recovery"
+            " (docs/ab.md, \"tcp -> tcp\")" % (
+                statistics.median([v for x in by.values() for v in x]),
+                ", ".join("%s %.2f%% [%.2f-%.2f]" % (k, statistics.median(v), min(v), max(v))
+                          for k, v in sorted(by.items()))))
+
+
 def cost_label_of(conf):
     if conf.get("cost_unit", "cpu_s") == "cycles":
         return "cycles (perf stat -a, all CPUs)"
@@ -506,6 +523,9 @@ def main(argv=None):
     mark_out_of_reach(ab, read_out_of_reach(d))
     cost_label = cost_label_of(conf)
     notes = list(conf["notes"])
+    tcp = tcp_note(runs)
+    if tcp:
+        notes.append(tcp)
     made = make_plots(d, conf, configs, ab, settings, opts, cost_label, notes)
     qsum = ab_queues.summarize(runs)
     if conf.get("plots") == "1" and made:

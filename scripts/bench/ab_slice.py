@@ -13,7 +13,7 @@ from ab_rawlog import (delta, kv, last_line, load_json, parse_counters, parse_sk
 
 GIB = float(1 << 30)
 MIB_KEYS = ["InDatagrams", "OutDatagrams", "RcvbufErrors", "SndbufErrors", "InErrors",
-            "NoPorts", "InCsumErrors"]
+            "NoPorts", "InCsumErrors", "RetransSegs", "OutSegs"]
 
 
 def one_run(path, conf):
@@ -126,6 +126,12 @@ def one_run(path, conf):
             incs.append((sfx[1:] + " side: " if sfx else "") + x)
     c["kmod_incomplete"] = "; ".join(incs) or None
     r["counters"] = c
+    # TCP: the share of the sender's segments sent again (its namespace's
+    # Tcp MIB; over the local veth pair most are spurious, after reordering:
+    # results/tcp-noise-2026-11-28)
+    t = c["nstat_tx"]
+    r["tcp_retrans_pct"] = (100.0 * t.get("TcpRetransSegs", 0) / t["TcpOutSegs"]
+                            if r.get("proto") == "tcp" and t.get("TcpOutSegs") else None)
     # per-queue and per-IRQ deltas (devices with queue stats or IRQs)
     r["where"] = ab_queues.run_deltas(sec)
     check(r, tx, rx)

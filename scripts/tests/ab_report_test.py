@@ -77,6 +77,25 @@ def bpf_skipped_runs_mark_counters_incomplete():
          "netif_receive_skb recursion_misses 3")
 
 
+@test
+def tcp_counters_and_the_retransmission_note():
+    # snapshot.sh counters: header and value lines of /proc/net/snmp
+    text = ("Udp: InDatagrams OutDatagrams\nUdp: 7 9\n"
+            "Tcp: RtoAlgorithm InSegs OutSegs RetransSegs InErrs\nTcp: 1 50 1000 15 0\n"
+            "sysfs rx_packets 3\n")
+    mib, sysfs, _ = R.parse_counters(text)
+    same((mib["TcpOutSegs"], mib["TcpRetransSegs"], mib["UdpOutDatagrams"]), (1000, 15, 9))
+    same(sysfs, {"rx_packets": 3})
+    runs = [{"status": "ok", "setting": s, "tcp_retrans_pct": v}
+            for s, v in (("A", 1.0), ("A", 3.0), ("B", 2.0), ("B", 0.5))]
+    runs += [{"status": "ok", "setting": "A", "tcp_retrans_pct": None},
+             {"status": "failed", "setting": "B", "tcp_retrans_pct": 9.0}]
+    n = R.tcp_note(runs)
+    same(n.startswith("tcp: the sender retransmitted a median 1.50% of its segments per "
+                      "slice (A 2.00% [1.00-3.00], B 1.25% [0.50-2.00];"), True)
+    same(R.tcp_note([{"status": "ok", "setting": "A"}]), None)
+
+
 def run(setting, rep, mbps, cost_s, nbytes, status="ok"):
     """a run as one_run() returns it, with the fields aggregate() reads"""
     r = {"tx_mode": "gso-cmsg", "rx_mode": "gro", "setting": setting, "rep": rep,
