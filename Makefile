@@ -128,11 +128,13 @@ check:
 	rm -f $$tot; exit $$rc
 
 # the README's main command: the offload A/B matrix with CPU cost and
-# counters, written to results/ (scripts/bench/udpgso_ab.sh -h for its options)
+# counters, written to results/ (scripts/bench/udpgso_ab.sh -h for its options);
+# its last line: the make compare for it and the run before it
 run:
 	@$(call setup_for,run)
 	@$(MAKE) --no-print-directory all
 	@UDPGSO_BIN=$(OUTPUT) ./scripts/bench/udpgso_ab.sh
+	@$(PY_PLOT) ./scripts/bench/ab_compare.py --next "$(CURDIR)/results" || true
 
 # two results directories of `make run` (or two directories of several runs
 # each) compared, a verdict per configuration

@@ -47,6 +47,8 @@ configuration that does not pair).
 
   ab_compare.py OLD NEW [--threshold PCT] [--level PCT] [--per-interval] [--between DIR|auto]
                         [--json] [--out DIR]
+  ab_compare.py --next ROOT          one line: make compare for the newest run
+                                     in ROOT and the one before it (make run)
   ab_compare.py --matrix-args DIR    the udpgso_ab.sh options that rerun DIR's
                                      matrix, one per line (--baseline uses it)
 """
@@ -258,6 +260,38 @@ def load_between(path, old, new):
     out["_other"] = other
     out["_auto"] = auto
     return out
+
+
+def next_hint(root):
+    """--next ROOT: how to compare the newest run in ROOT (make run's, just
+    written) with the one before it of its matrix and machine, and whether
+    --between auto has runs to take (make run's last line)."""
+    if not os.path.isdir(root):
+        raise BadInput("--next '%s': no such directory" % root)
+    rs = []
+    for d in results_dirs(root):
+        try:
+            r = load(d, "--next")
+        except BadInput:
+            continue
+        rs.append(((side_info(r)["made"] or [0, 0])[1], d, r))
+    if not rs:
+        raise BadInput("--next '%s': no results directories" % root)
+    rs.sort(key=lambda x: x[:2])
+    new = rs.pop()
+    same = [d for _, d, r in rs if matrix_key(r) == matrix_key(new[2]) and
+            machine_key(r) == machine_key(new[2])]
+    if not same:
+        return ("%s: the first run of its matrix on this machine in %s: after another, make"
+                " compare OLD=%s NEW=<the next> gives a verdict per pair" % (
+                    PROG, rel(root), rel(new[1])))
+    n = len(same) - 1
+    return ("%s: make compare OLD=%s NEW=%s compares it with the run before; %d other run%s"
+            " of this machine and matrix beside them%s" % (
+                PROG, rel(same[-1]), rel(new[1]), n, "" if n == 1 else "s",
+                ": their spread joins the between-run term (BETWEEN=auto)" if n >= AUTO_MIN
+                else ": with %d or more their spread joins the between-run term, which"
+                " without them sees minutes, not hours" % AUTO_MIN))
 
 
 def rel(path):
@@ -696,13 +730,17 @@ def parse(argv):
     ap.add_argument("--out", metavar="DIR",
                     help="also write DIR/compare.md, compare.json, compare.png")
     ap.add_argument("--no-plot", action="store_true", help="no compare.png with --out")
+    ap.add_argument("--next", metavar="ROOT",
+                    help="one line: how to compare the newest run in ROOT with the one"
+                         " before it (make run ends with it)")
     ap.add_argument("--matrix-args", metavar="DIR",
                     help="print the udpgso_ab.sh options of DIR's matrix, one a line")
     args = ap.parse_args(argv)
     args.between_res = None
     if sum((args.family, args.per_interval, args.headline)) > 1:
         raise BadInput("--family, --headline and --per-interval: allowed one of them")
-    if args.matrix_args is None and (args.old is None or args.new is None):
+    if args.matrix_args is None and args.next is None and (args.old is None or
+                                                           args.new is None):
         raise BadInput("needs OLD and NEW results directories (see -h)")
     if args.threshold is not None and not 0 <= args.threshold < 100:
         raise BadInput("--threshold %g: allowed 0 <= PCT < 100" % args.threshold)
@@ -722,6 +760,9 @@ def run(argv):
     args = parse(argv)
     if args.matrix_args is not None:
         print("\n".join(matrix_args(args.matrix_args)))
+        return 0
+    if args.next is not None:
+        print(next_hint(args.next), file=sys.stderr)
         return 0
     old, new = load(args.old, "OLD"), load(args.new, "NEW")
     rep = report(old, new, args)

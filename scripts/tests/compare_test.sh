@@ -648,6 +648,31 @@ if [ "$rc" = 0 ] && ug_jcheck "$tmp/c_make.out" "between['auto']" &&
 else
 	ktap_fail "make compare BETWEEN" "exit $rc: $(head -2 "$tmp/c_make.err")"
 fi
+# --next ROOT (make run's last line): the newest run in ROOT by time (27d's
+# last, 19:54) and the run before it of its matrix and machine (27d's 19:50;
+# session 13's two and 27d's other five beside them, 27c's v669 runs not);
+# alone in ROOT: the first run, said; a missing ROOT: exit 2, one line
+"$CMP" --next "$tmp/cal" >"$tmp/next.out" 2>"$tmp/next.err"
+rc=$?
+if [ "$rc" = 0 ] && [ ! -s "$tmp/next.out" ] && grep -q "make compare \
+OLD=$tmp/cal/20261127T195035Z-vm-default NEW=$tmp/cal/20261127T195457Z-vm-default compares \
+it with the run before; 7 other runs of this machine and matrix beside them: their spread \
+joins the between-run term" "$tmp/next.err"; then
+	ktap_ok "--next: make compare for the newest run and the one before it, 7 others beside"
+else
+	ktap_fail "--next" "exit $rc: $(head -2 "$tmp/next.err")"
+fi
+mkdir "$tmp/first"
+ln -s "$UG_TOP/$CD1" "$tmp/first/"
+"$CMP" --next "$tmp/first" >"$tmp/first.out" 2>&1
+rc=$?
+if [ "$rc" = 0 ] && grep -q "the first run of its matrix on this machine in $tmp/first" \
+	"$tmp/first.out"; then
+	ktap_ok "--next with one run: the first run of its matrix here, said"
+else
+	ktap_fail "--next, one run" "exit $rc: $(head -2 "$tmp/first.out")"
+fi
+bad 24 1 "--next '$tmp/none': no such directory" --next "$tmp/none"
 # compare_power.py --between-others: each comparison's term from the other runs
 mkdir "$tmp/pwb"
 for r in $(ls "$tmp/cal" | sed -n 1,5p); do ln -s "$(readlink "$tmp/cal/$r")" "$tmp/pwb/$r"; done
