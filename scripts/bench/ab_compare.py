@@ -201,6 +201,22 @@ def machine_key(res):
     return tuple(res.get(k) for k in ("host", "kernel", "cpu", "ncpus", "topology"))
 
 
+def loaded(place, side, skip=()):
+    """(real path, result or None when it cannot be read) of each results
+    directory in PLACE but those in SKIP (real paths), each read once per
+    process (_BETWEEN)."""
+    for d in results_dirs(place):
+        real = os.path.realpath(d)
+        if real in skip:
+            continue
+        if real not in _BETWEEN:
+            try:
+                _BETWEEN[real] = load(d, side)
+            except BadInput:
+                _BETWEEN[real] = None
+        yield real, _BETWEEN[real]
+
+
 def auto_places(old, new):
     """--between auto: the directories that hold OLD and NEW."""
     out = []
@@ -215,10 +231,10 @@ def load_between(path, old, new):
     """--between DIR: the results directories in DIR (one level down, as a
     directory of runs) of OLD's method, matrix, settings and slice length,
     other than OLD's and NEW's own, as one result of several runs
-    (merge_runs); BadInput with fewer than 3.  --between auto: the same in
-    the directories that hold OLD and NEW, of OLD's machine (machine_key;
-    NEW's when OLD's has too few); None with fewer than 3 (the report says
-    where it looked, auto_note)."""
+    (merge_runs), and None; BadInput with fewer than 3.  --between auto:
+    the same in the directories that hold OLD and NEW, of OLD's machine
+    (machine_key; NEW's when OLD's has too few); with fewer than 3, None and
+    where it looked (the report's between_auto)."""
     auto = path == "auto"
     if not auto and not os.path.isdir(path):
         raise BadInput("--between '%s': no such directory" % path)
@@ -227,19 +243,11 @@ def load_between(path, old, new):
     like = matrix_key(old)
     rs, other, seen = [], 0, set()
     for place in places:
-        for d in results_dirs(place):
-            real = os.path.realpath(d)
-            if real in own or real in seen:
+        for real, r in loaded(place, "--between", own):
+            if real in seen:
                 continue
             seen.add(real)
-            r = _BETWEEN.get(real)
-            if r is None:
-                try:
-                    r = _BETWEEN[real] = load(d, "--between")
-                except BadInput:
-                    other += 1
-                    continue
-            if matrix_key(r) == like:
+            if r is not None and matrix_key(r) == like:
                 rs.append(r)
             else:
                 other += 1
@@ -249,8 +257,8 @@ def load_between(path, old, new):
         use = [r for r in rs if mine and machine_key(r) == mine[0]]
         other += len(rs) - len(use)
         if len(use) < AUTO_MIN:
-            return {"_auto_note": {"looked_in": [rel(x) for x in places], "found": len(use),
-                                   "needed": AUTO_MIN, "other_dirs": other}}
+            return None, {"looked_in": [rel(x) for x in places], "found": len(use),
+                          "needed": AUTO_MIN, "other_dirs": other}
         rs = sorted(use, key=lambda r: os.path.basename(r["_path"]))
     elif len(rs) < 3:
         raise BadInput("--between '%s': %d runs of OLD's method, matrix, settings and slice"
@@ -259,7 +267,7 @@ def load_between(path, old, new):
     out = merge_runs(", ".join(rel(x) for x in places) if auto else path, rs, "--between")
     out["_other"] = other
     out["_auto"] = auto
-    return out
+    return out, None
 
 
 def next_hint(root):
@@ -268,13 +276,8 @@ def next_hint(root):
     --between auto has runs to take (make run's last line)."""
     if not os.path.isdir(root):
         raise BadInput("--next '%s': no such directory" % root)
-    rs = []
-    for d in results_dirs(root):
-        try:
-            r = load(d, "--next")
-        except BadInput:
-            continue
-        rs.append(((side_info(r)["made"] or [0, 0])[1], d, r))
+    rs = [((side_info(r)["made"] or [0, 0])[1], r["_path"], r)
+          for _, r in loaded(root, "--next") if r is not None]
     if not rs:
         raise BadInput("--next '%s': no results directories" % root)
     rs.sort(key=lambda x: x[:2])
@@ -541,11 +544,9 @@ def compare(old, new, args):
     if args.between and not args.headline:
         raise BadInput("--between '%s': allowed with the headline family only (results"
                        " that name their method, or --headline)" % args.between)
-    if args.between and args.between_res is None:
-        args.between_res = load_between(args.between, old, new)
     args.auto_note = None
-    if args.between_res and "_auto_note" in args.between_res:
-        args.auto_note, args.between_res = args.between_res["_auto_note"], None
+    if args.between and args.between_res is None:
+        args.between_res, args.auto_note = load_between(args.between, old, new)
     paired = pair(old, new, args.ignore_settings)
     pairs, cells = [], []
     for key, go, gn in paired:
