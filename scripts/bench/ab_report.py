@@ -225,7 +225,10 @@ def next_round(ab, oor, opts, budget, elapsed, slices):
     REACH_MIN_PAIRS of them), needs more pairs than max-reps or than the rest
     of the budget can give it after the pairs closer to their target is
     stopped (ab_stats.in_reach), so that the budget goes where the target
-    can be reached.  When no pair is left in reach, the rest of the budget
+    can be reached; the pairs whose interval still reaches into +-width of
+    1.0 (their verdict open) come first, those wholly beyond it
+    (ab_stats.decided: an effect larger than the target, its verdict given)
+    after them.  When no pair is left in reach, the rest of the budget
     still goes to the nearest of them (ab_stats.spend_left, issue 26 point
     4), also when they were all stopped in earlier rounds."""
     todo = [a for a in ab if a["stopped_by"] not in ("target", "max-reps")
@@ -235,17 +238,19 @@ def next_round(ab, oor, opts, budget, elapsed, slices):
         return todo, stopped
     per_pair = 2.0 * elapsed / max(slices, 1)
     pairs_left = max(float(budget) - elapsed, 0.0) / per_pair
-    short, young = {}, 0
+    short, young, later = {}, 0, set()
     for a in todo:
         iv = a["ci"][opts["metric"]]
         if iv["n"] >= ab_stats.REACH_MIN_PAIRS and iv.get("sd_log") is not None:
             short[pair_key(a)] = (iv["n"], ab_stats.pairs_needed(
                 iv["sd_log"], opts["level"], opts["width"]), iv["sd_log"])
+            if ab_stats.decided(iv, opts["width"]):
+                later.add(pair_key(a))
         else:
             young += 1	# too few pairs to judge: a round each comes first
     if short:
         _, out = ab_stats.in_reach({k: v[:2] for k, v in short.items()},
-                                   pairs_left - young, opts["max_reps"])
+                                   pairs_left - young, opts["max_reps"], later)
         stopped = {k: (short[k][1], short[k][2]) for k in out}
         todo = [a for a in todo if pair_key(a) not in stopped]
     if not todo and pairs_left - young >= 1:

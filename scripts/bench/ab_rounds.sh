@@ -13,7 +13,9 @@
 # that the rest of the budget (or --max-reps) cannot bring to the target at
 # the noise of its pairs so far stops early ("out of reach", listed in the
 # results directory's out_of_reach), so that the budget goes to the pairs
-# that can reach it; when every pair left is out of reach, what remains of
+# that can reach it, those whose interval still reaches into the target's
+# band around 1.0 before those wholly beyond it (ab_stats.decided: their
+# verdict given); when every pair left is out of reach, what remains of
 # the budget still goes to the nearest of them (ab_stats.spend_left).  The
 # question is asked of one ab_report.py --serve for the whole run.
 # shellcheck shell=bash

@@ -262,15 +262,28 @@ def pairs_needed(sd, level, width, cap=1000):
     return cap + 1
 
 
-def in_reach(short, pairs_left, max_reps):
+def decided(iv, width):
+    """Whether a configuration's interval lies wholly beyond +-WIDTH% of 1.0:
+    an effect larger than the target width, whichever way it goes; narrowing
+    it further changes the digits of its size, never its verdict."""
+    if not iv or iv.get("lo") is None or iv.get("hi") is None:
+        return False
+    w = 1.0 + width / 100.0
+    return iv["lo"] > w or iv["hi"] < 1.0 / w
+
+
+def in_reach(short, pairs_left, max_reps, later=()):
     """The out-of-reach rule: short maps a configuration still short of its
     target to (pairs done, pairs needed at its sd so far); pairs_left is how
     many more pairs the rest of the budget can run, all configurations
     together.  Those needing the fewest more pairs are kept while their
-    needs fit; one needing more than max_reps, or no longer fitting, is out
-    of reach.  Returns (kept, out_of_reach), both sorted."""
+    needs fit, the configurations in LATER (decided: their verdict is
+    given) after all the others; one needing more than max_reps, or no
+    longer fitting, is out of reach.  Returns (kept, out_of_reach), both
+    sorted."""
     kept, out = [], []
-    for k in sorted(short, key=lambda k: (short[k][1] - short[k][0], k)):
+    later = set(later)
+    for k in sorted(short, key=lambda k: (k in later, short[k][1] - short[k][0], k)):
         done, need = short[k]
         more = max(need - done, 1)
         if need <= max_reps and more <= pairs_left:

@@ -373,6 +373,29 @@ def the_budget_left_goes_to_the_nearest_even_when_all_were_stopped_before():
 
 
 @test
+def the_budget_goes_to_open_verdicts_before_decided_ones():
+    # a GSO-like pair (A about 2x B, interval wholly beyond +-3%) needing
+    # fewer pairs than an A/A-like one (interval around 1.0): with room for
+    # one of them, the open one is kept and the decided one stopped
+    opts = dict(OPTS, width=3.0, max_reps=100)
+    aa = [1.10, 0.92, 1.05, 0.95, 1.08, 0.90]                       # sd ~8%
+    gso = [2.0 * q for q in (1.06, 0.95, 1.04, 0.96, 1.05, 0.94)]   # sd ~5%
+    runs = pair_runs("sendto", "gro", aa) + pair_runs("gso-cmsg", "gro", gso)
+    _, ab = R.aggregate(runs, ["A", "B"], opts)
+    need = {R.pair_key(a): S.pairs_needed(a["ci"]["rx_MBps"]["sd_log"], 95, 3)
+            for a in ab}
+    same(need[("gso-cmsg", "gro", 4)] < need[("sendto", "gro", 4)], True)
+    same((need[("sendto", "gro", 4)], need[("gso-cmsg", "gro", 4)]), (36, 17))
+    # 2 * 234 / 210 s a pair: about 33 pairs left, room for the open one's 30 more only
+    todo, stopped = R.next_round(ab, {}, opts, 308, 234, 210)
+    same([R.pair_key(a) for a in todo], [("sendto", "gro", 4)])
+    same(sorted(stopped), [("gso-cmsg", "gro", 4)])
+    # with room for both, both run
+    todo, stopped = R.next_round(ab, {}, opts, 400, 234, 210)
+    same((len(todo), stopped), (2, {}))
+
+
+@test
 def out_of_reach_lines_with_and_without_family():
     import tempfile
     d = tempfile.mkdtemp()

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """udpgso-lab: tests of the robust intervals evaluated for the slices method
 (ab_robust.py, ab_robust_eval.py) on hand-computed and enumerated cases and
-on simulated pairs.  One "PASS name" or "FAIL name: why" line per test;
+on simulated pairs, and of the replays of make run's budget (ab_budget_eval.py).  One "PASS name" or "FAIL name: why" line per test;
 exits 1 when one failed."""
 import itertools
 import math
@@ -14,6 +14,7 @@ import sys
 from ugtest import close, registry, run_tests, same  # (scripts/bench on sys.path)
 import ab_robust as R  # noqa: E402
 import ab_robust_eval as E  # noqa: E402
+import ab_budget_eval as B  # noqa: E402
 import ab_stats as S  # noqa: E402
 
 TESTS, test = registry()
@@ -223,6 +224,81 @@ def campaign_tables_recompute_the_t_verdicts():
                                                                                   "known")))
     out = E.report_runs("known", dirs, 0.97)
     same([x for x in out if x.startswith("| t |")], ["| t | 40 of 40 | 22 | 40 | ±2.3% | 23 |"])
+
+
+@test
+def budget_replay_keeps_the_rounds_and_the_budget():
+    # ab_budget_eval.replay: every pair its -n 6 rounds first, none past
+    # max-reps, the budget spent (a round adds at most one pair each)
+    pools = {("a", "x", 4): [0.1, -0.08, 0.05, -0.05, 0.07, -0.1],
+             ("b", "x", 4): [0.69, 0.74, 0.64, 0.70, 0.66, 0.72],
+             ("c", "x", 4): [0.01, -0.01, 0.02, -0.02, 0.0, 0.01]}
+    for policy in B.POLICIES:
+        for budget in (18, 60, 200):
+            logs = B.replay(pools, budget, policy, random.Random(1), max_reps=50)
+            ns = [len(v) for v in logs.values()]
+            if min(ns) < 6 or max(ns) > 50 or sum(ns) > budget + 2:
+                raise AssertionError("%s, budget %d: pairs %r" % (policy, budget, ns))
+    # c reaches +-3% at 6 and stops there; with room, b too
+    logs = B.replay(pools, 200, "nearest", random.Random(1), max_reps=50)
+    same(len(logs[("c", "x", 4)]), 6)
+
+
+@test
+def budget_replay_open_first_gives_the_open_pair_its_pairs():
+    # an A/A-like pair (+-8.5% in turn: 41 pairs for +-3% at the sd of its
+    # first 6, 36 in the end) and a 2x pair nearer its target (+-5% in turn:
+    # 16, then 15), each pool drawn in order: with 36 pairs left after the 6
+    # rounds, not room for both, nearest feeds the 2x pair first and the
+    # open one ends short of its 36; open-first brings the open one to its
+    # target and the 2x pair gets the rest
+    pools = {("sendto", "gro", 4): [0.085, -0.085],
+             ("gso", "gro", 4): [math.log(2.0) + 0.05, math.log(2.0) - 0.05]}
+    seen = {}
+
+    def in_turn(pool, rng):
+        i = seen[id(pool)] = seen.get(id(pool), -1) + 1
+        return pool[i % 2]
+
+    same(S.pairs_needed(statistics.stdev([0.085, -0.085] * 3), 95, 3), 41)
+    same(S.pairs_needed(statistics.stdev([0.05, -0.05] * 3), 95, 3), 16)
+    n = {}
+    for policy in B.POLICIES:
+        seen.clear()
+        logs = B.replay(pools, 12 + 36, policy, random.Random(4), draw=in_turn)
+        n[policy] = {k[0]: len(v) for k, v in logs.items()}
+    same(n, {"nearest": {"gso": 15, "sendto": 33}, "open-first": {"gso": 12, "sendto": 36}})
+
+
+@test
+def smoothed_draws_keep_the_pools_mean_and_sd_and_repeat_nothing():
+    pool = [0.69, 0.74, 0.64, 0.70, 0.66, 0.72, 0.41]
+    rng = random.Random(5)
+    xs = [B.smoothed(pool, rng) for _ in range(40000)]
+    close(statistics.mean(xs), statistics.mean(pool), 2e-3)
+    close(statistics.stdev(xs), statistics.stdev(pool), 2e-3)
+    same(len(set(xs[:6])), 6)
+    same(B.smoothed([0.1, 0.1], rng), 0.1)   # no spread: the pool's value
+
+
+@test
+def budget_eval_moves_pools_and_calls_with_holm():
+    r = {"ab": [{"tx_mode": "a", "rx_mode": "x"}, {"tx_mode": "b", "rx_mode": "x"}],
+         "runs": [{"tx_mode": t, "rx_mode": "x", "status": "ok", "setting": s, "rep": i,
+                   "rx_MBps": v * (1.0 if s == "B" else q)}
+                  for t, q in (("a", 2.0), ("b", 1.0))
+                  for i, v in enumerate((100, 103, 98, 101, 99, 102), 1)
+                  for s in ("A", "B")]}
+    r["runs"] = [dict(x, rx_MBps=x["rx_MBps"] * (1.0 + 0.01 * (x["rep"] % 3 - 1)))
+                 if x["setting"] == "A" else x for x in r["runs"]]
+    pools = B.pools_of(r, None)
+    close(statistics.mean(pools[("a", "x", 4)]), math.log(2.0), 1e-3)
+    moved = B.pools_of(r, 0.97)
+    for k in pools:
+        close(statistics.mean(moved[k]), math.log(0.97), 1e-12)
+        close(statistics.stdev(moved[k]), statistics.stdev(pools[k]), 1e-12)
+    v = B.calls(pools, 95.0)
+    same((v[("a", "x", 4)][0], v[("b", "x", 4)][0]), (True, False))
 
 
 if __name__ == "__main__":

@@ -164,12 +164,31 @@ def out_of_reach_rule():
     same(S.in_reach(short, 200, 20), (["a", "c"], ["b", "d"]))
     same(S.in_reach(short, 0, 60), ([], ["a", "b", "c", "d"]))
     same(S.in_reach({"a": (9, 9)}, 1, 20), (["a"], []))   # needs one more at most
+    # a decided configuration (LATER) comes after the open ones, however near
+    same(S.in_reach(short, 8, 60, later=()), (["c"], ["a", "b", "d"]))
+    same(S.in_reach(short, 8, 60, later=["c"]), (["a"], ["b", "c", "d"]))
+    same(S.in_reach(short, 10, 60, later=["c"]), (["a", "c"], ["b", "d"]))
     # every pair out of reach: the budget left goes to the nearest, one pair
     # each, as many as it holds, none at max-reps
     same(S.spend_left(short, 2, 60), ["a", "c"])
     same(S.spend_left(short, 3.9, 60), ["a", "b", "c"])
     same(S.spend_left(short, 0.5, 60), [])
     same(S.spend_left({"a": (20, 25), "b": (6, 40)}, 5, 20), ["b"])
+
+
+@test
+def decided_means_wholly_beyond_the_target_band():
+    # +-3%: the band is 1/1.03..1.03; an interval that reaches into it is open
+    same(S.decided({"lo": 1.85, "hi": 2.16}, 3.0), True)
+    same(S.decided({"lo": 0.40, "hi": 0.95}, 3.0), True)
+    same(S.decided({"lo": 1.01, "hi": 1.09}, 3.0), False)   # excludes 1.0, not the band
+    same(S.decided({"lo": 1.0301, "hi": 1.2}, 3.0), True)
+    same(S.decided({"lo": 1.03, "hi": 1.2}, 3.0), False)
+    same(S.decided({"lo": 0.90, "hi": 1.0 / 1.03 - 1e-9}, 3.0), True)
+    same(S.decided({"lo": 0.90, "hi": 0.975}, 3.0), False)
+    same(S.decided({"lo": 1.06, "hi": 1.2}, 5.0), True)
+    same(S.decided({"lo": None, "hi": None}, 3.0), False)
+    same(S.decided(None, 3.0), False)
 
 
 @test

@@ -14,7 +14,9 @@
 #     order, windows read from a raw log, compare's pair level per run);
 #   - scripts/tests/ab_robust_test.py: the robust intervals evaluated for the
 #     slices method (ab_robust.py: the trimmed-mean t and the exact signed
-#     rank, by hand and against enumeration; A/A and known-effect simulations);
+#     rank, by hand and against enumeration; A/A and known-effect simulations)
+#     and ab_budget_eval.py's replays of make run's budget (the rounds and the
+#     budget kept, open verdicts before decided ones, the smoothed draws);
 #   - scripts/tests/bpf_toggle_test.py: bpf_toggle_summary.py's windows on logs
 #     written as bpf_toggle.sh writes them (transition seconds left out, each
 #     mode against its neighbours, the 3% verdicts, a failed window);
