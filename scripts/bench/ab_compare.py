@@ -55,7 +55,6 @@ configuration that does not pair).
 
 import argparse
 import json
-import lzma
 import math
 import os
 import sys
@@ -64,11 +63,12 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import compare_stats as cs  # noqa: E402
 import compare_levels as cl  # noqa: E402
 from compare_levels import number  # noqa: E402
-from ab_rawlog import read_results, results_file  # noqa: E402
 from compare_output import fmt_change, markdown, plot  # noqa: E402
+from compare_runs import (AUTO_MIN, KEY_FIELDS, BadInput, group, load,  # noqa: E402,F401
+                          load_between, made, matrix_key, merge_runs, next_hint,
+                          results_dirs)
 
 PROG = os.path.basename(sys.argv[0])
-SCHEMAS = (1,)
 # name -> (label, unit of the change, which way is better, scale)
 METRICS = {
     "rx_MBps": ("throughput", "%", "higher", "ratio"),
@@ -95,234 +95,11 @@ DEFAULT_METRICS = "rx_MBps,proc_cpu_s_per_GiB,loss_pct"
 # as independent: 5% is their margin.
 HEADLINE_THRESHOLD = 2.0
 TABLE_THRESHOLD = 5.0
-KEY_FIELDS = ("tx_mode", "rx_mode", "setting")
-
-
-class BadInput(Exception):
-    """Bad input: one or more lines, exit 2."""
-
-    def __init__(self, lines):
-        super().__init__("\n".join(lines) if isinstance(lines, list) else lines)
-        self.lines = lines if isinstance(lines, list) else [lines]
 
 
 class Parser(argparse.ArgumentParser):
     def error(self, message):
         raise BadInput("%s (see -h)" % message)
-
-
-# ---- reading ------------------------------------------------------------------------
-def load(path, side):
-    """results.json of a results directory, checked enough to be compared;
-    or, for a directory of results directories (several runs of one side,
-    e.g. ab_campaign.sh's DIR/default), load_runs of them."""
-    if not os.path.isdir(path):
-        raise BadInput("%s '%s': no such directory" % (side, path))
-    fn = results_file(path)
-    if fn is None:
-        subs = results_dirs(path)
-        if subs:
-            return load_runs(path, subs, side)
-        raise BadInput("%s '%s': no results.json (not a udpgso_ab.sh results directory,"
-                       " nor a directory of them)" % (side, path))
-    try:
-        res = read_results(fn)
-    except (ValueError, OSError, lzma.LZMAError) as e:
-        raise BadInput("%s '%s': bad JSON: %s" % (side, fn, str(e).splitlines()[0]))
-    if not isinstance(res, dict):
-        raise BadInput("%s '%s': schema mismatch: not a JSON object" % (side, fn))
-    schema = res.get("schema")
-    if schema not in SCHEMAS:
-        raise BadInput("%s '%s': schema mismatch: schema %r, allowed %s"
-                       % (side, fn, schema, ", ".join(map(str, SCHEMAS))))
-    if res.get("tool", "udpgso_ab") != "udpgso_ab":
-        raise BadInput("%s '%s': schema mismatch: tool %r, allowed udpgso_ab"
-                       % (side, fn, res.get("tool")))
-    runs = res.get("runs")
-    if not isinstance(runs, list) or not runs:
-        raise BadInput("%s '%s': schema mismatch: no runs list" % (side, fn))
-    for i, r in enumerate(runs, 1):
-        if not isinstance(r, dict):
-            raise BadInput("%s '%s': schema mismatch: run %d is not an object" % (side, fn, i))
-        for k in KEY_FIELDS:
-            if not isinstance(r.get(k), str):
-                raise BadInput("%s '%s': schema mismatch: run %d has no '%s'" % (side, fn, i, k))
-    res["_path"] = path
-    return res
-
-
-def results_dirs(path):
-    """The results directories directly under PATH, in time order (their
-    names start with the UTC time udpgso_ab.sh gives them)."""
-    return sorted(os.path.join(path, x) for x in os.listdir(path)
-                  if results_file(os.path.join(path, x)))
-
-
-def load_runs(path, subs, side):
-    """Several results directories of one side (SUBS, in time order: their
-    names start with the UTC time) as one: the first's description, every
-    run record tagged with "_run" (its directory's index: the headline
-    family takes each directory's rounds apart, compare_levels.side_levels)
-    and "_paths" the directories.  They must share the
-    method, the matrix, the settings and the slice length (BadInput naming
-    the first that does not)."""
-    return merge_runs(path, [load(s, side) for s in subs], side)
-
-
-def merge_runs(path, rs, side):
-    """load_runs of results already loaded (RS, in time order), named PATH."""
-    subs = [r["_path"] for r in rs]
-    first = rs[0]
-    for r in rs[1:]:
-        for what, f in (("method", lambda x: x.get("method")),
-                        ("matrix", lambda x: sorted(group(x))),
-                        ("settings", lambda x: x.get("settings")),
-                        ("slice length", lambda x: x.get("secs"))):
-            if f(r) != f(first):
-                raise BadInput("%s '%s': runs %s and %s differ in their %s; allowed runs"
-                               " of one method, matrix, settings and slice length"
-                               % (side, path, os.path.basename(subs[0]),
-                                  os.path.basename(r["_path"]), what))
-    out = dict(first)
-    out["runs"] = [dict(x, _run=i) for i, r in enumerate(rs) for x in r["runs"]]
-    out["_paths"] = subs
-    out["_path"] = path
-    return out
-
-
-# --between's runs as read, by real path (compare_power.py compares many times)
-_BETWEEN = {}
-# --between auto: the fewest other runs of this machine that make a calibration
-AUTO_MIN = 3
-
-
-def machine_key(res):
-    """What two results must share to be runs of one machine (--between auto)."""
-    return tuple(res.get(k) for k in ("host", "kernel", "cpu", "ncpus", "topology"))
-
-
-def loaded(place, side, skip=()):
-    """(real path, result or None when it cannot be read) of each results
-    directory in PLACE but those in SKIP (real paths), each read once per
-    process (_BETWEEN)."""
-    for d in results_dirs(place):
-        real = os.path.realpath(d)
-        if real in skip:
-            continue
-        if real not in _BETWEEN:
-            try:
-                _BETWEEN[real] = load(d, side)
-            except BadInput:
-                _BETWEEN[real] = None
-        yield real, _BETWEEN[real]
-
-
-def auto_places(old, new):
-    """--between auto: the directories that hold OLD and NEW."""
-    out = []
-    for r in (old, new):
-        d = os.path.dirname(os.path.abspath(r["_path"]))
-        if d not in out:
-            out.append(d)
-    return out
-
-
-def load_between(path, old, new):
-    """--between DIR: the results directories in DIR (one level down, as a
-    directory of runs) of OLD's method, matrix, settings and slice length,
-    other than OLD's and NEW's own, as one result of several runs
-    (merge_runs), and None; BadInput with fewer than 3.  --between auto:
-    the same in the directories that hold OLD and NEW, of OLD's machine
-    (machine_key; NEW's when OLD's has too few); with fewer than 3, None and
-    where it looked (the report's between_auto)."""
-    auto = path == "auto"
-    if not auto and not os.path.isdir(path):
-        raise BadInput("--between '%s': no such directory" % path)
-    places = auto_places(old, new) if auto else [path]
-    own = {os.path.realpath(p) for r in (old, new) for p in r.get("_paths", [r["_path"]])}
-    like = matrix_key(old)
-    rs, other, seen = [], 0, set()
-    for place in places:
-        for real, r in loaded(place, "--between", own):
-            if real in seen:
-                continue
-            seen.add(real)
-            if r is not None and matrix_key(r) == like:
-                rs.append(r)
-            else:
-                other += 1
-    if auto:
-        mine = [x for x in (machine_key(old), machine_key(new))
-                if sum(machine_key(r) == x for r in rs) >= AUTO_MIN][:1]
-        use = [r for r in rs if mine and machine_key(r) == mine[0]]
-        other += len(rs) - len(use)
-        if len(use) < AUTO_MIN:
-            return None, {"looked_in": [rel(x) for x in places], "found": len(use),
-                          "needed": AUTO_MIN, "other_dirs": other}
-        rs = sorted(use, key=lambda r: os.path.basename(r["_path"]))
-    elif len(rs) < 3:
-        raise BadInput("--between '%s': %d runs of OLD's method, matrix, settings and slice"
-                       " length besides OLD and NEW (%d other results directories); allowed"
-                       " 3 or more" % (path, len(rs), other))
-    out = merge_runs(", ".join(rel(x) for x in places) if auto else path, rs, "--between")
-    out["_other"] = other
-    out["_auto"] = auto
-    return out, None
-
-
-def next_hint(root):
-    """--next ROOT: how to compare the newest run in ROOT (make run's, just
-    written) with the one before it of its matrix and machine, and whether
-    --between auto has runs to take (make run's last line)."""
-    if not os.path.isdir(root):
-        raise BadInput("--next '%s': no such directory" % root)
-    rs = [((side_info(r)["made"] or [0, 0])[1], r["_path"], r)
-          for _, r in loaded(root, "--next") if r is not None]
-    if not rs:
-        raise BadInput("--next '%s': no results directories" % root)
-    rs.sort(key=lambda x: x[:2])
-    new = rs.pop()
-    same = [d for _, d, r in rs if matrix_key(r) == matrix_key(new[2]) and
-            machine_key(r) == machine_key(new[2])]
-    if not same:
-        return ("%s: the first run of its matrix on this machine in %s: after another, make"
-                " compare OLD=%s NEW=<the next> gives a verdict per pair" % (
-                    PROG, rel(root), rel(new[1])))
-    n = len(same) - 1
-    return ("%s: make compare OLD=%s NEW=%s compares it with the run before; %d other run%s"
-            " of this machine and matrix beside them%s" % (
-                PROG, rel(same[-1]), rel(new[1]), n, "" if n == 1 else "s",
-                ": their spread joins the between-run term (BETWEEN=auto)" if n >= AUTO_MIN
-                else ": with %d or more their spread joins the between-run term, which"
-                " without them sees minutes, not hours" % AUTO_MIN))
-
-
-def rel(path):
-    """PATH relative to the working directory when it is under it."""
-    r = os.path.relpath(path)
-    return path if r.startswith("..") else r
-
-
-def matrix_key(res):
-    """What two results must share for their levels to mean the same."""
-    return (res.get("method"), sorted(group(res)), res.get("settings"), res.get("secs"))
-
-
-def group(res):
-    """(tx, rx, setting) -> {"ok": [runs], "bad": {status: count}}, in the
-    order the configurations first appear."""
-    out = {}
-    for r in res["runs"]:
-        # an IPv6 configuration (udpgso_ab.sh --family) is a pair of its own
-        key = tuple(r[k] + (" IPv6" if k == "rx_mode" and r.get("family") == 6 else "")
-                    for k in KEY_FIELDS)
-        g = out.setdefault(key, {"ok": [], "bad": {}})
-        st = r.get("status", "ok")
-        if st == "ok":
-            g["ok"].append(r)
-        else:
-            g["bad"][st] = g["bad"].get(st, 0) + 1
-    return out
 
 
 def cname(key):
@@ -589,10 +366,7 @@ def side_info(res):
     out = {k: res.get(k) for k in ("label", "kernel", "host", "preset", "settings", "reps",
                                     "secs", "command", "method")} | {"path": res["_path"]}
     out["results_dirs"] = res.get("_paths", [res["_path"]])
-    ts = [t for r in res["runs"] if isinstance(r.get("times"), dict)
-          for t in (number(r["times"].get("start")), number(r["times"].get("end")))
-          if t is not None]
-    out["made"] = [min(ts), max(ts)] if ts else None
+    out["made"] = made(res)
     if res.get("method") == "inrun":
         out["reps"] = "%d runs" % len({r.get("run_id") for r in res["runs"]})
         out["secs"] = "in-run windows of"
