@@ -38,8 +38,8 @@ see the machine's state move within minutes, not across hours: with
 --between DIR each pair's between-run variance is the larger of the blocks'
 and the spread of the run means of other runs of the machine
 (compare_levels.calibration_terms, compare_levels.larger); --between auto
-(make compare's default) takes 3 or more such runs of OLD's machine from the
-directories that hold OLD and NEW.
+(make compare's default) takes 3 or more such runs of OLD's machine from in
+and below the directories that hold OLD and NEW.
 
 Exit: 1 when any configuration is a regression, 0 otherwise, 2 on bad input
 (one line each: a missing directory, bad JSON, a schema mismatch, a
@@ -499,7 +499,8 @@ def parse(argv):
                          " matrix, settings and slice length besides OLD and NEW: e.g. an hour"
                          " or more of default runs of this machine); auto (make compare's"
                          " default): such runs of OLD's machine (host, kernel, CPU, topology)"
-                         " in the directories that hold OLD and NEW, when there are 3 or more,"
+                         " in and below the directories that hold OLD and NEW (campaigns and"
+                         " older runs in folders of their own too), when there are 3 or more,"
                          " else the blocks alone")
     ap.add_argument("--json", action="store_true", help="JSON on stdout instead of Markdown")
     ap.add_argument("--out", metavar="DIR",

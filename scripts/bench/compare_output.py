@@ -54,7 +54,7 @@ def between_words(b, multi):
         return ("the larger of the blocks' (" + BLOCKS + ", pooled over the pair's kind) and "
                 "the variance of the pair's run means beyond their rounds' spread over the "
                 "%d runs of %s (%s to %s%s)%s" % (
-                    len(ds), "this machine beside OLD and NEW in %s (--between auto)" % b["path"]
+                    len(ds), "this machine in and below %s (--between auto)" % b["path"]
                     if b.get("auto") else "--between " + b["path"], ds[0][:16], ds[-1][:16],
                     "; %d other results directories not used" % b["other_dirs"]
                     if b["other_dirs"] else "",
@@ -76,7 +76,7 @@ def made_note(rep, apart):
                 " not in it" % hours(s))
     return ("; the between-run term is from the runs' own minutes: runs made hours apart"
             " need other runs of this machine %s" % (
-                "beside them (--between auto found %d of %d in %s)" % (
+                "beside them (--between auto found %d of %d in and below %s)" % (
                     a["found"], a["needed"], ", ".join(a["looked_in"])) if a else
                 "(make compare BETWEEN=DIR)"))
 

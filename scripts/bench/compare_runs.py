@@ -114,14 +114,76 @@ def machine_key(res):
     return tuple(res.get(k) for k in ("host", "kernel", "cpu", "ncpus", "topology"))
 
 
-def loaded(place, side, skip=()):
-    """(real path, result or None when it cannot be read) of each results
-    directory in PLACE but those in SKIP (real paths), each read once per
-    process (_BETWEEN)."""
-    for d in results_dirs(place):
+def results_tree(place):
+    """The results directories in and below PLACE, in time order (by name):
+    a results directory is not looked into, nor a linked directory that is
+    not one."""
+    out = []
+    for top, dirs, _ in os.walk(place):
+        keep = []
+        for d in dirs:
+            p = os.path.join(top, d)
+            if results_file(p):
+                out.append(p)
+            elif not os.path.islink(p):
+                keep.append(d)
+        dirs[:] = sorted(keep)
+    return sorted(out, key=lambda p: (os.path.basename(p), p))
+
+
+# run.conf keys that a run must share with OLD or NEW to be read for auto
+CONF_KEYS = ("host", "kernel", "cpu", "ncpus", "topology", "method", "secs", "spec_A",
+             "spec_B", "rate")
+
+
+def conf_key(d):
+    """CONF_KEYS' values in results directory D's run.conf (its first line of
+    each), or None without one: auto reads a run's results only when this
+    matches OLD's or NEW's (a run of another machine or matrix is known by
+    its run.conf alone)."""
+    out = {}
+    try:
+        with open(os.path.join(d, "run.conf")) as f:
+            for line in f:
+                k, sep, v = line.rstrip("\n").partition("=")
+                if sep and k in CONF_KEYS and k not in out:
+                    out[k] = v
+    except OSError:
+        return None
+    return tuple(out.get(k) for k in CONF_KEYS)
+
+
+def run_id(d):
+    """(host, t_start) in results directory D's run.conf, None without: one
+    run copied to two places (a session's run kept under results/check-*)
+    is one run."""
+    out = {}
+    try:
+        with open(os.path.join(d, "run.conf")) as f:
+            for line in f:
+                k, sep, v = line.rstrip("\n").partition("=")
+                if sep and k in ("host", "t_start") and k not in out:
+                    out[k] = v
+    except OSError:
+        return None
+    return (out["host"], out["t_start"]) if len(out) == 2 else None
+
+
+def loaded(place, side, skip=(), tree=False, want=None):
+    """(real path, result or None when it cannot be read or is not wanted) of
+    each results directory in PLACE (TREE: and below it, results_tree) but
+    those in SKIP (real paths), each read once per process (_BETWEEN); with
+    WANT (a set of conf_key values), one whose conf_key is not in it is not
+    read."""
+    for d in (results_tree(place) if tree else results_dirs(place)):
         real = os.path.realpath(d)
         if real in skip:
             continue
+        if want is not None and None not in want:
+            k = conf_key(d)
+            if k is not None and k not in want:
+                yield real, None
+                continue
         if real not in _BETWEEN:
             try:
                 _BETWEEN[real] = load(d, side)
@@ -131,7 +193,8 @@ def loaded(place, side, skip=()):
 
 
 def auto_places(old, new):
-    """--between auto: the directories that hold OLD and NEW."""
+    """--between auto: the directories that hold OLD and NEW (read with
+    what is below them)."""
     out = []
     for r in (old, new):
         d = os.path.dirname(os.path.abspath(r["_path"]))
@@ -143,9 +206,10 @@ def auto_places(old, new):
 def load_between(path, old, new):
     """--between DIR: the results directories in DIR (one level down, as a
     directory of runs) of OLD's method, matrix, settings and slice length,
-    other than OLD's and NEW's own, as one result of several runs
+    other than OLD's and NEW's own and copies of a run (run_id), as one result of several runs
     (merge_runs), and None; BadInput with fewer than 3.  --between auto:
-    the same in the directories that hold OLD and NEW, of OLD's machine
+    the same in and below the directories that hold OLD and NEW (a results/
+    with campaigns and older runs in folders of their own), of OLD's machine
     (machine_key; NEW's when OLD's has too few); with fewer than 3, None and
     where it looked (the report's between_auto)."""
     auto = path == "auto"
@@ -155,11 +219,19 @@ def load_between(path, old, new):
     own = {os.path.realpath(p) for r in (old, new) for p in r.get("_paths", [r["_path"]])}
     like = matrix_key(old)
     rs, other, seen = [], 0, set()
+    mine = [p for r in (old, new) for p in r.get("_paths", [r["_path"]])]
+    want = {conf_key(p) for p in mine}
+    ids = {run_id(p) for p in mine} - {None}
     for place in places:
-        for real, r in loaded(place, "--between", own):
+        for real, r in loaded(place, "--between", own, tree=auto, want=want if auto else None):
             if real in seen:
                 continue
             seen.add(real)
+            rid = run_id(real)
+            if rid is not None and rid in ids:
+                continue	# a copy of OLD, NEW or a run already taken
+            if rid is not None:
+                ids.add(rid)
             if r is not None and matrix_key(r) == like:
                 rs.append(r)
             else:
@@ -185,8 +257,9 @@ def load_between(path, old, new):
 
 def next_hint(root):
     """--next ROOT: how to compare the newest run in ROOT (make run's, just
-    written) with the one before it of its matrix and machine, and whether
-    --between auto has runs to take (make run's last line)."""
+    written) with the one before it of its matrix and machine in ROOT, and
+    how many other such runs in and below ROOT --between auto has to take
+    (make run's last line)."""
     if not os.path.isdir(root):
         raise BadInput("--next '%s': no such directory" % root)
     rs = [((made(r) or [0, 0])[1], r["_path"], r)
@@ -195,19 +268,31 @@ def next_hint(root):
         raise BadInput("--next '%s': no results directories" % root)
     rs.sort(key=lambda x: x[:2])
     new = rs.pop()
-    same = [d for _, d, r in rs if matrix_key(r) == matrix_key(new[2]) and
-            machine_key(r) == machine_key(new[2])]
+    mine = (matrix_key(new[2]), machine_key(new[2]))
+    same = [d for _, d, r in rs if (matrix_key(r), machine_key(r)) == mine]
+    own = [new[1]] + same[-1:]
+    ids, n = {run_id(d) for d in own} - {None}, 0
+    for real, r in loaded(root, "--next", {os.path.realpath(d) for d in own}, tree=True,
+                          want={conf_key(new[1])}):
+        rid = run_id(real)
+        if r is None or (matrix_key(r), machine_key(r)) != mine or rid in ids:
+            continue
+        n += 1
+        if rid is not None:
+            ids.add(rid)
+    if n >= AUTO_MIN:
+        joins = ": their spread joins the between-run term (BETWEEN=auto)"
+    else:
+        joins = (": with %d or more their spread joins the between-run term, which without"
+                 " them sees minutes, not hours" % AUTO_MIN)
     if not same:
         return ("%s: the first run of its matrix on this machine in %s: after another, make"
-                " compare OLD=%s NEW=<the next> gives a verdict per pair" % (
-                    PROG, rel(root), rel(new[1])))
-    n = len(same) - 1
+                " compare OLD=%s NEW=<the next> gives a verdict per pair; %d other run%s of"
+                " this machine and matrix in and below it%s" % (
+                    PROG, rel(root), rel(new[1]), n, "" if n == 1 else "s", joins))
     return ("%s: make compare OLD=%s NEW=%s compares it with the run before; %d other run%s"
-            " of this machine and matrix beside them%s" % (
-                PROG, rel(same[-1]), rel(new[1]), n, "" if n == 1 else "s",
-                ": their spread joins the between-run term (BETWEEN=auto)" if n >= AUTO_MIN
-                else ": with %d or more their spread joins the between-run term, which"
-                " without them sees minutes, not hours" % AUTO_MIN))
+            " of this machine and matrix in and below %s%s" % (
+                PROG, rel(same[-1]), rel(new[1]), n, "" if n == 1 else "s", rel(root), joins))
 
 
 def rel(path):

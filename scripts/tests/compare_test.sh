@@ -621,7 +621,7 @@ run_cmp c_automd "$c1" "$c2" --between auto
 if [ "$(rc_of c_automd)" = 0 ] &&
    grep -q "^- made: .*(UTC; 1 h 24 min apart); the runs of the between-run term span 31 min" \
 	"$tmp/c_automd.out" &&
-   grep -q "over the 7 runs of this machine beside OLD and NEW in .*/cal (--between auto)" \
+   grep -q "over the 7 runs of this machine in and below .*/cal (--between auto)" \
 	"$tmp/c_automd.out"; then
 	ktap_ok "--between auto, Markdown: names the runs and that they span less than OLD to NEW"
 else
@@ -630,7 +630,7 @@ else
 fi
 run_cmp c_alone "$CD1" "$CD2" --between auto
 if [ "$(rc_of c_alone)" = 0 ] &&
-   grep -q "need other runs of this machine beside them (--between auto found 0 of 3 in" \
+   grep -q "need other runs of this machine beside them (--between auto found 0 of 3 in and below" \
 	"$tmp/c_alone.out" && ! grep -q "(--between auto) (" "$tmp/c_alone.out"; then
 	ktap_ok "--between auto without other runs beside OLD and NEW: the blocks alone, said"
 else
@@ -656,8 +656,8 @@ fi
 rc=$?
 if [ "$rc" = 0 ] && [ ! -s "$tmp/next.out" ] && grep -q "make compare \
 OLD=$tmp/cal/20261127T195035Z-vm-default NEW=$tmp/cal/20261127T195457Z-vm-default compares \
-it with the run before; 7 other runs of this machine and matrix beside them: their spread \
-joins the between-run term" "$tmp/next.err"; then
+it with the run before; 7 other runs of this machine and matrix in and below $tmp/cal: their \
+spread joins the between-run term" "$tmp/next.err"; then
 	ktap_ok "--next: make compare for the newest run and the one before it, 7 others beside"
 else
 	ktap_fail "--next" "exit $rc: $(head -2 "$tmp/next.err")"
@@ -673,6 +673,47 @@ else
 	ktap_fail "--next, one run" "exit $rc: $(head -2 "$tmp/first.out")"
 fi
 bad 24 1 "--next '$tmp/none': no such directory" --next "$tmp/none"
+# --between auto and --next look below the directory too (results/ with
+# campaigns in folders of their own): OLD and NEW on top, 27d's 7 runs in
+# camp/default/, 27c's 6 (the other kernel build: not read, their run.conf
+# says so) in older/27c/; a run's own folders (raw/) are not looked into
+mkdir -p "$tmp/tree/camp/default" "$tmp/tree/older/27c"
+ln -s "$UG_TOP/$CD1" "$UG_TOP/$CD2" "$tmp/tree/"
+for r in results/ab-campaign-2026-11-27d/default/*/; do
+	ln -s "$UG_TOP/$r" "$tmp/tree/camp/default/$(basename "$r")"
+done
+for r in results/ab-campaign-2026-11-27c/default/*/; do
+	ln -s "$UG_TOP/$r" "$tmp/tree/older/27c/$(basename "$r")"
+done
+t1=$tmp/tree/$(basename "$CD1")
+t2=$tmp/tree/$(basename "$CD2")
+run_cmp c_tree "$t1" "$t2" --between auto --json
+if [ "$(rc_of c_tree)" = 0 ] && ug_jcheck "$tmp/c_tree.out" "between['auto']" \
+	"len(between['results_dirs']) == 7" "between['other_dirs'] == 6" \
+	"[x[:11] for x in between['results_dirs']] == ['20261127T19'] * 7"; then
+	ktap_ok "--between auto below OLD and NEW: 27d's 7 runs two folders down, 27c's 6 not"
+else
+	ktap_fail "--between auto below" "exit $(rc_of c_tree): $(head -2 "$tmp/c_tree.err")"
+fi
+"$CMP" --next "$tmp/tree" >"$tmp/tnext.out" 2>&1
+rc=$?
+if [ "$rc" = 0 ] && grep -q "make compare OLD=$t1 NEW=$t2 compares it with the run before; \
+7 other runs of this machine and matrix in and below $tmp/tree: their spread joins" \
+	"$tmp/tnext.out"; then
+	ktap_ok "--next: the run before on top, the 7 others below counted"
+else
+	ktap_fail "--next below" "exit $rc: $(head -2 "$tmp/tnext.out")"
+fi
+rm "$tmp/tree/$(basename "$CD1")"
+"$CMP" --next "$tmp/tree" >"$tmp/tnext1.out" 2>&1
+rc=$?
+if [ "$rc" = 0 ] && grep -q "the first run of its matrix on this machine in $tmp/tree: after \
+another, make compare OLD=$t2 NEW=<the next> gives a verdict per pair; 7 other runs of this \
+machine and matrix in and below it: their spread joins" "$tmp/tnext1.out"; then
+	ktap_ok "--next: the first run on top, with 7 others below: their spread joins, said"
+else
+	ktap_fail "--next, first on top" "exit $rc: $(head -2 "$tmp/tnext1.out")"
+fi
 # compare_power.py --between-others: each comparison's term from the other runs
 mkdir "$tmp/pwb"
 for r in $(ls "$tmp/cal" | sed -n 1,5p); do ln -s "$(readlink "$tmp/cal/$r")" "$tmp/pwb/$r"; done
