@@ -33,17 +33,15 @@ mkdir -p "$out"
 echo "\$ make compare OLD=X NEW=Y BETWEEN=$between ARGS=--json  # ${#olds[@]} runs of" \
 	"2026-11-27 x ${#news[@]} of 2026-11-28 in one directory, at" \
 	"$(git rev-parse --short HEAD), $(date -u +%FT%TZ)"
-n=0
-for o in "${olds[@]}"; do
-	for w in "${news[@]}"; do
-		f=$out/${o:0:16}-${w:0:16}
-		(rc=0
-		 make -s --no-print-directory compare OLD="$dir/$o" NEW="$dir/$w" \
-			BETWEEN="$between" ARGS=--json >"$f.json" 2>"$f.err" || rc=$?
-		 echo "$rc" >"$f.rc") &
-		n=$((n + 1))
-		[ $((n % 2)) = 0 ] && wait
-	done
-done
-wait
-echo "$n comparisons, done $(date -u +%FT%TZ)"
+# one comparison: OLD NEW -> out/OLD-NEW.{json,err,rc} (two at a time, xargs -P 2)
+one() {
+	local f=$out/${1:0:16}-${2:0:16} rc=0
+	make -s --no-print-directory compare OLD="$dir/$1" NEW="$dir/$2" BETWEEN="$between" \
+		ARGS=--json >"$f.json" 2>"$f.err" || rc=$?
+	echo "$rc" >"$f.rc"
+}
+export -f one
+export out dir between
+for o in "${olds[@]}"; do printf '%s\n' "${news[@]/#/$o }"; done |
+	xargs -P 2 -n 2 bash -c 'one "$1" "$2"' _
+echo "$(ls "$out"/*.rc | wc -l) comparisons, done $(date -u +%FT%TZ)"

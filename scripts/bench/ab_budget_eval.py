@@ -4,7 +4,8 @@
 (issue 26, the target's "every pair whose effect does not depend on the
 machine's state within +-3%").
 
-    ab_budget_eval.py [--seeds N] [--budget PAIRS] [--true R] [--draw smooth|plain] DIR...
+    ab_budget_eval.py [--seeds N] [--budget PAIRS] [--true R] [--draw smooth|plain]
+                      [--max-reps N] DIR...
 
 Each DIR is a slices run (results.json or results.json.xz).  Its tx/rx
 pairs' slice-pair log ratios (ab_robust_eval.pairs_of: the undisturbed
@@ -135,7 +136,7 @@ def calls(logs, level):
                 ivs[k]["hi"] if ivs[k] else None) for k, c in zip(keys, real)}
 
 
-def evaluate(d, r, seeds, budget, level, width, true=None, draw=smoothed):
+def evaluate(d, r, seeds, budget, level, width, true=None, draw=smoothed, max_reps=100):
     """Per policy: open and decided pairs within the target, decided
     half-widths, per pair within, replays with any call, pairs called and
     pairs whose interval covers TRUE, over SEEDS replays of run R."""
@@ -151,7 +152,7 @@ def evaluate(d, r, seeds, budget, level, width, true=None, draw=smoothed):
         for s in range(seeds):
             # the same seed for both orders: one per run and replay
             rng = random.Random("%s/%d" % (os.path.basename(d.rstrip("/")), s))
-            logs = replay(pools, total, policy, rng, level, width, draw=draw)
+            logs = replay(pools, total, policy, rng, level, width, max_reps=max_reps, draw=draw)
             verdicts = calls(logs, level)
             c["runs_called"] += any(v[0] for v in verdicts.values())
             for k, (called, lo, hi) in verdicts.items():
@@ -212,16 +213,20 @@ def main(argv=None):
                     help="move every pool to this ratio (1.0: A/A; 0.97: A at 97%%)")
     ap.add_argument("--draw", choices=("smooth", "plain"), default="smooth",
                     help="smoothed bootstrap (default) or plain resampling of the pools")
+    ap.add_argument("--max-reps", type=int, default=100, help="udpgso_ab.sh's --max-reps")
     ap.add_argument("--level", type=float, default=95.0)
     ap.add_argument("--width", type=float, default=3.0)
     a = ap.parse_args(argv)
-    if a.seeds < 1 or a.budget < 0 or (a.true is not None and not 0.5 <= a.true <= 2.0):
-        print("ab_budget_eval.py: --seeds %d --budget %d --true %s: allowed --seeds >= 1, "
-              "--budget >= 0, --true 0.5..2.0" % (a.seeds, a.budget, a.true), file=sys.stderr)
+    if (a.seeds < 1 or a.budget < 0 or (a.true is not None and not 0.5 <= a.true <= 2.0)
+            or not 6 <= a.max_reps <= 200):
+        print("ab_budget_eval.py: --seeds %d --budget %d --true %s --max-reps %d: allowed "
+              "--seeds >= 1, --budget >= 0, --true 0.5..2.0, --max-reps 6..200" % (
+                  a.seeds, a.budget, a.true, a.max_reps), file=sys.stderr)
         return 2
-    L = ["# Where the budget goes: %d replays of each run (%s draws), target ±%g%% at %g%%%s"
+    L = ["# Where the budget goes: %d replays of each run (%s draws), target ±%g%% at %g%%%s%s"
          % (a.seeds, "smoothed bootstrap" if a.draw == "smooth" else "plain resampled",
-            a.width, a.level, "" if a.true is None else
+            a.width, a.level, "" if a.max_reps == 100 else
+            ", at most %d pairs a pair" % a.max_reps, "" if a.true is None else
             ", every pair's pool moved to A/B %g" % a.true), ""]
     if a.true is None:
         L += ["Open pairs: their whole run's interval reaches into ±%g%% of 1.0; decided: "
@@ -249,7 +254,7 @@ def main(argv=None):
             print("ab_budget_eval.py: %s: not a slices results directory" % d, file=sys.stderr)
             return 2
         n, kind, out = evaluate(d, r, a.seeds, a.budget, a.level, a.width, a.true,
-                                smoothed if a.draw == "smooth" else plain)
+                                smoothed if a.draw == "smooth" else plain, a.max_reps)
         runs += 1
         add(tot, out)
         for k, v in kind.items():
