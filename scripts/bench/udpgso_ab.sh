@@ -45,7 +45,7 @@ usage: $ug_prog [options]
   --ci LEVEL,WIDTH   repeat until the LEVEL% interval of every tx/rx pair's A/B
                      ratio is within +-WIDTH% (LEVEL 50..99.9, WIDTH 0.1..50;
                      default 95,3; "off": exactly -n reps)
-  --max-reps N       with --ci: at most N pairs of slices per tx/rx pair (2..200, 100)
+  --max-reps N       with --ci: at most N pairs of slices per tx/rx pair (2..200, 200)
   --budget SECS      with --ci: start no new round after SECS of measuring
                      (10..86400, default 260: make run in under 5 minutes)
   -n, --reps N       repetitions per configuration, A and B interleaved (1..50, 3;
@@ -142,7 +142,7 @@ tx_threads=1 tx_sockets=1 rx_reuseport=1
 channels= flowhash=0 irq_cpus= rps= xps= tx_cpu= rx_cpu= rmem= wmem=
 label= out_root=$UG_TOP/results use_perf=1 use_plots=1 dry=0 family=4
 idle_ms=2000
-metric= ci=95,3 ci_given=0 reps_given=0 max_reps=100 budget=260 rate= rate_a=100 warmup=1 pin=1
+metric= ci=95,3 ci_given=0 reps_given=0 max_reps=200 budget=260 rate= rate_a=100 warmup=1 pin=1
 cmdline="$0"
 for a in "$@"; do cmdline+=" $(printf '%q' "$a")"; done
 # one trap scheme (lib.sh): nothing deferred yet, a signal just ends the run
