@@ -9,7 +9,7 @@ import lzma
 import os
 import sys
 
-from ab_rawlog import read_results, results_file
+from ab_rawlog import read_conf, read_results, results_file
 from compare_levels import number
 
 PROG = os.path.basename(sys.argv[0])
@@ -136,37 +136,31 @@ CONF_KEYS = ("host", "kernel", "cpu", "ncpus", "topology", "method", "secs", "sp
              "spec_B", "rate")
 
 
-def conf_key(d):
-    """CONF_KEYS' values in results directory D's run.conf (its first line of
-    each), or None without one: auto reads a run's results only when this
-    matches OLD's or NEW's (a run of another machine or matrix is known by
-    its run.conf alone)."""
-    out = {}
+def run_conf(d):
+    """Results directory D's run.conf (ab_rawlog.read_conf), or None without
+    one."""
     try:
-        with open(os.path.join(d, "run.conf")) as f:
-            for line in f:
-                k, sep, v = line.rstrip("\n").partition("=")
-                if sep and k in CONF_KEYS and k not in out:
-                    out[k] = v
+        return read_conf(os.path.join(d, "run.conf"))
     except OSError:
         return None
-    return tuple(out.get(k) for k in CONF_KEYS)
+
+
+def conf_key(d):
+    """CONF_KEYS' values in results directory D's run.conf, or None without
+    one: auto reads a run's results only when this matches OLD's or NEW's (a
+    run of another machine or matrix is known by its run.conf alone)."""
+    conf = run_conf(d)
+    return None if conf is None else tuple(conf.get(k) for k in CONF_KEYS)
 
 
 def run_id(d):
     """(host, t_start) in results directory D's run.conf, None without: one
     run copied to two places (a session's run kept under results/check-*)
     is one run."""
-    out = {}
-    try:
-        with open(os.path.join(d, "run.conf")) as f:
-            for line in f:
-                k, sep, v = line.rstrip("\n").partition("=")
-                if sep and k in ("host", "t_start") and k not in out:
-                    out[k] = v
-    except OSError:
+    conf = run_conf(d)
+    if conf is None or "host" not in conf or "t_start" not in conf:
         return None
-    return (out["host"], out["t_start"]) if len(out) == 2 else None
+    return (conf["host"], conf["t_start"])
 
 
 def loaded(place, side, skip=(), tree=False, want=None):
