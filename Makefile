@@ -14,7 +14,8 @@ USER_TESTS := udpgso_bench.sh udpgso.sh udpgro.sh udpgro_fwd.sh udpgso_wire.sh u
 # not part of the kselftest collection
 HARNESS_TESTS := scripts/tests/setup_test.sh scripts/tests/help_test.sh \
 		 scripts/tests/scripts_test.sh scripts/tests/kselftest_test.sh \
-		 scripts/tests/compare_test.sh scripts/tests/ab_stats_test.sh \
+		 scripts/tests/compare_test.sh scripts/tests/compare_headline_test.sh \
+		 scripts/tests/ab_stats_test.sh \
 		 scripts/tests/ab_report_test.sh scripts/tests/ab_rounds_test.sh \
 		 scripts/tests/device_test.sh \
 		 scripts/tests/napi_cut_test.sh

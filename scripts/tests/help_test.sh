@@ -17,6 +17,7 @@ scripts="udpgso_bench.sh udpgso.sh udpgro.sh udpgro_fwd.sh udpgso_wire.sh udpgro
 	scripts/bench/bench_vs_upstream.sh scripts/vm/vng_run.sh scripts/bench/kmod_bench.sh
 	scripts/vm/kmod_debug_kernel.sh scripts/bench/kmod_icount.sh
 	scripts/tests/setup_test.sh scripts/tests/help_test.sh scripts/tests/compare_test.sh
+	scripts/tests/compare_headline_test.sh
 	scripts/tests/ab_stats_test.sh scripts/tests/ab_report_test.sh scripts/tests/ab_rounds_test.sh
 	scripts/vm/kmod_guest.sh
 	scripts/vm/kmod_debug_guest.sh bpf_test.sh scripts/vm/bpf_guest.sh scripts/bench/bpf_bench.sh
