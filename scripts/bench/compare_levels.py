@@ -50,13 +50,30 @@ def unit_order(kv):
 
 # which pairs move together between runs: the non-GSO UDP senders (one skb per
 # datagram), the GSO senders (whose level depends on the machine's state:
-# +-30% within a run here) and TCP
+# +-30% within a run here) and TCP; the GSO senders by receiver (BY_RX)
 TX_KIND = {"sendto": "udp", "sendmmsg": "udp", "gso-cmsg": "gso", "gso-sockopt": "gso",
            "sendmmsg-gso": "gso", "zerocopy": "gso", "tcp": "tcp"}
+# the kinds whose pairs are grouped by receiver too: a GSO sender's level
+# against the other GSO senders into the same receiver (plain or UDP_GRO)
+# moves between runs by 2-6% (sd), against all eight GSO pairs by 8-13%: the
+# state moves the plain and the GRO receiver's pairs apart (19 default runs
+# of 2026-11-27 over 4.3 hours, results/ab-campaign-2026-11-28a/README.md);
+# the non-GSO UDP kind stays whole: by receiver it would have 2 pairs, one
+# mate each, too few for a reference
+BY_RX = ("gso",)
 
 
 def kind_of(pair):
-    """The kind of a (tx mode, rx mode) pair: TX_KIND, else its tx mode."""
+    """The kind of a (tx mode, rx mode) pair: TX_KIND, else its tx mode;
+    for a kind of BY_RX, KIND/rx mode (gso/plain, gso/gro)."""
+    k = TX_KIND.get(pair[0], pair[0])
+    return "%s/%s" % (k, pair[1]) if k in BY_RX else k
+
+
+def pool_of(pair):
+    """The kind a pair's time-block estimate of the between-run variance is
+    pooled over (between_terms): TX_KIND's, the GSO pairs of both receivers
+    together (twice the degrees of freedom of one receiver's four)."""
     return TX_KIND.get(pair[0], pair[0])
 
 
@@ -70,23 +87,44 @@ def reference_of(k, keys, by_kind, left_out):
 
 
 def relative_levels(levels, by_kind=False, left_out=()):
-    """pair -> its units' levels, each divided by the geometric mean of its
-    reference pairs' levels in the same unit (the k-th run or slice pair of
-    every pair: one round, seconds apart; reference_of).  Runs minutes apart
-    move every pair's level together (two quiet default runs of 2026-11-23,
-    5 minutes apart: +4% to +37% for all 13 pairs), which the ratio takes
-    out; what it keeps is a change of one pair against the rest.  A unit that
-    fewer than 2 reference pairs have is left out."""
+    """pair -> its units' levels, each divided by its reference in the same
+    unit (the k-th run or slice pair of every pair: one round, seconds apart;
+    reference_of).  Runs minutes apart move every pair's level together (two
+    quiet default runs of 2026-11-23, 5 minutes apart: +4% to +37% for all
+    13 pairs), which the ratio takes out; what it keeps is a change of one
+    pair against the rest.  The reference of a unit is the geometric mean of
+    the reference pairs' levels in it when all of them have it; when only
+    some do, of theirs each taken against its place among them (ref_scale):
+    the same scale.  Why: a pair stops when its interval is narrow enough,
+    so later rounds have fewer of its mates (for tcp -> tcp, of every other
+    pair), and a geometric mean of whichever were there changed scale with
+    them (sendto and sendmmsg differ by a third).  A unit that fewer than 2
+    reference pairs have is left out."""
     out = {}
     for k, xs in levels.items():
-        ref = reference_of(k, list(levels), by_kind, left_out)
+        ref = [q for q in reference_of(k, list(levels), by_kind, left_out) if levels[q]]
+        off = ref_scale(levels, ref)
         rel = []
         for i, x in enumerate(xs):
-            others = [levels[q][i] for q in ref if len(levels[q]) > i]
+            others = [math.log(levels[q][i]) - off[q] for q in ref if len(levels[q]) > i]
             if len(others) >= 2:
-                rel.append(x / math.exp(sum(math.log(v) for v in others) / len(others)))
+                rel.append(x / math.exp(sum(others) / len(others)))
         out[k] = rel
     return out
+
+
+def ref_scale(levels, ref):
+    """q -> the mean of ln(q's level) less the mean ln level of REF, over the
+    units all of REF have (the first ones: a pair's units are its first
+    rounds), or 0 for every q when no unit has them all.  Taken over the same
+    units, the machine's state in them cancels; the offsets sum to 0, so a
+    unit that all of REF have gets their plain geometric mean."""
+    n = min((len(levels[q]) for q in ref), default=0)
+    if not n:
+        return dict.fromkeys(ref, 0.0)
+    logs = {q: [math.log(v) for v in levels[q][:n]] for q in ref}
+    mean = [sum(logs[q][i] for q in ref) / len(ref) for i in range(n)]
+    return {q: sum(a - m for a, m in zip(logs[q], mean)) / n for q in ref}
 
 
 # a run's units (rounds, in time order) fall into this many blocks for its
@@ -153,7 +191,7 @@ def between_terms(lo, ln, keys=None):
         for side in (lo.get(k) or [], ln.get(k) or []):
             ests = [(t, float(BLOCKS - 1)) for t in map(block_tau2, side) if t is not None]
             rm = run_means_tau2(side)
-            pool.setdefault(kind_of(k), []).extend(ests + ([rm] if rm else []))
+            pool.setdefault(pool_of(k), []).extend(ests + ([rm] if rm else []))
     return {kd: pooled(ests) for kd, ests in pool.items() if ests}
 
 
@@ -304,7 +342,7 @@ def family_pass(ctx, left_out):
     lo, ln = flat(ro), flat(rn)
     ks = [k for k in ctx["ao"] if lo[k] and ln[k]]
     bt = between_terms(ro, rn, [k for k in ks if k not in left_out])
-    src = {k: larger(side_terms(k, ro, rn, ctx["calib"]), bt.get(kind_of(k))) for k in ks}
+    src = {k: larger(side_terms(k, ro, rn, ctx["calib"]), bt.get(pool_of(k))) for k in ks}
     btk = {k: (src[k][0][0] * ctx["scale"], src[k][0][1]) if src[k][0] else None for k in ks}
     src = {k: src[k][1] for k in ks}
     # each run weighs the same in its side's mean (compare_stats.welch_log)

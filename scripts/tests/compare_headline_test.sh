@@ -230,7 +230,7 @@ scripts/bench/compare_power.py "$tmp/pw" >"$tmp/pw.out" 2>"$tmp/pw.err"
 rc=$?
 if [ "$rc" = 0 ] && grep -q "the same code: 0 of 2 comparisons" "$tmp/pw.out" &&
    grep -q "^| sendto -> plain | udp | 2 of 2 | 0 |$" "$tmp/pw.out" &&
-   [ "$(grep -c '^| .* -> .* | [a-z]* | [0-2] of 2 | [0-9]* |$' "$tmp/pw.out")" = 19 ]; then
+   [ "$(grep -c '^| .* -> .* | [a-z/,]* | [0-2] of 2 | [0-9]* |$' "$tmp/pw.out")" = 19 ]; then
 	ktap_ok "compare_power.py: 2 comparisons, sendto -> plain's cut found in both, 19 rows"
 else
 	ktap_fail "compare_power.py" "exit $rc: $(head -2 "$tmp/pw.err")"
@@ -257,8 +257,10 @@ power_bad "runs of two methods" "runs of different methods or matrices: .*(no me
 # (17:21, 18:50), with the 13 default runs of ab-campaign-2026-11-27c and d
 # (15:03-15:33, 19:28-19:59) as DIR, OLD and NEW linked into it too (left out):
 # the same code exits 0, each pair's term the larger of the runs' (6 pairs
-# here) and the blocks', a GSO -> gro pair's sd above 10%; sendto -> plain cut
-# by 20% exits 1 naming it alone; bad input
+# here) and the blocks'; gso-cmsg -> gro's and tcp -> tcp's below 6% since
+# the GSO pairs' reference is the senders into the same receiver and a
+# reference pair that stopped keeps its scale (2026-11-28; 12.4% and 18.9%
+# before); sendto -> plain cut by 20% exits 1 naming it alone; bad input
 mkdir "$tmp/cal"
 for r in results/ab-campaign-2026-11-27[cd]/default/*/; do
 	ln -s "$UG_TOP/$r" "$tmp/cal/$(basename "$r")"
@@ -272,8 +274,8 @@ if [ "$(rc_of c_same)" = 0 ] && ug_jcheck "$tmp/c_same.out" \
 	"len(between['results_dirs']) == 13" \
 	"{p['headline']['between_from'] for p in pairs} == {'runs', 'blocks'}" \
 	"[p['headline']['between_from'] for p in pairs].count('runs') == 12" \
-	"[p['headline']['between_run_sd'] for p in pairs
-	  if (p['tx_mode'], p['rx_mode']) == ('gso-cmsg', 'gro')][0] > 10"; then
+	"max(p['headline']['between_run_sd'] for p in pairs
+	    if (p['tx_mode'], p['rx_mode']) in (('gso-cmsg', 'gro'), ('tcp', 'tcp'))) < 6"; then
 	ktap_ok "two default runs 90 min apart, --between 13 other runs (OLD, NEW left out): exit 0"
 else
 	ktap_fail "two default runs, --between" "exit $(rc_of c_same): $(head -2 "$tmp/c_same.err")"
@@ -308,7 +310,7 @@ run_cmp c_auto "$c1" "$c2" --between auto --json
 if [ "$(rc_of c_auto)" = 0 ] && ug_jcheck "$tmp/c_auto.out" "between['auto']" \
 	"len(between['results_dirs']) == 7" "between['other_dirs'] == 6" \
 	"[x[:11] for x in between['results_dirs']] == ['20261127T19'] * 7" \
-	"[p['headline']['between_from'] for p in pairs].count('runs') >= 6"; then
+	"[p['headline']['between_from'] for p in pairs].count('runs') >= 3"; then
 	ktap_ok "--between auto: the 7 runs of OLD's kernel build beside OLD and NEW, not 27c's 6"
 else
 	ktap_fail "--between auto" "exit $(rc_of c_auto): $(head -2 "$tmp/c_auto.err")"
@@ -417,7 +419,7 @@ scripts/bench/compare_power.py "$tmp/pwb" --between-others >"$tmp/pwb.out" 2>"$t
 rc=$?
 if [ "$rc" = 0 ] && grep -q "the same code: [0-4] of 4 comparisons" "$tmp/pwb.out" &&
    grep -q -- "--between: the other runs of DIR" "$tmp/pwb.out" &&
-   [ "$(grep -c '^| .* -> .* | [a-z]* | [0-4] of 4 | [0-9]* |$' "$tmp/pwb.out")" = 19 ]; then
+   [ "$(grep -c '^| .* -> .* | [a-z/,]* | [0-4] of 4 | [0-9]* |$' "$tmp/pwb.out")" = 19 ]; then
 	ktap_ok "compare_power.py --between-others: 5 runs, 4 comparisons, 19 rows"
 else
 	ktap_fail "compare_power.py --between-others" "exit $rc: $(head -2 "$tmp/pwb.err")"

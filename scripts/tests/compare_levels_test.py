@@ -90,15 +90,34 @@ def relative_levels_take_out_the_common_drift():
 
 
 @test
+def a_reference_pair_that_stopped_keeps_the_scale():
+    """Mates of levels 100, 200 and 400 moving with the round; the one at 400
+    stopped after 2 rounds (its interval was narrow enough).  The reference
+    keeps the scale of all three (each mate against its own mean): the
+    pair's relative level stays 1/200 in every round.  A plain geometric
+    mean of the mates there (before 2026-11-28) fell from 200 to 141 in the
+    later rounds and moved the pair's level by 41%."""
+    drift = [1.0, 1.3, 0.8, 1.1, 0.9]
+    lv = {("p", "x"): [1.0 * d for d in drift], ("m1", "x"): [100.0 * d for d in drift],
+          ("m2", "x"): [200.0 * d for d in drift], ("m3", "x"): [400.0 * d for d in drift[:2]]}
+    rel = cl.relative_levels(lv)[("p", "x")]
+    check(len(rel) == 5 and all(close(x, 1 / 200.0, 1e-12) for x in rel), "rel %s" % rel)
+
+
+@test
 def reference_by_kind():
     """The reference of a non-GSO UDP pair is the other three; of a GSO pair
-    the other seven; tcp has no kind-mate and takes every other pair; a pair
-    left out is in no one's reference, and a kind with fewer than 2 left
-    falls back to every other pair; by_kind False is every other pair."""
+    the other three GSO senders into its receiver; tcp has no kind-mate and
+    takes every other pair; a pair left out is in no one's reference, and a
+    kind with fewer than 2 left falls back to every other pair; by_kind
+    False is every other pair.  The between-run term's blocks pool the GSO
+    pairs of both receivers (pool_of)."""
     ref = cl.reference_of(("sendto", "plain"), PAIRS, True, [])
     check(ref == UDP[1:], "sendto/plain: %s" % ref)
     ref = cl.reference_of(("zerocopy", "gro"), PAIRS, True, [])
-    check(ref == GSO[:-1], "zerocopy/gro: %s" % ref)
+    check(ref == [q for q in GSO[:-1] if q[1] == "gro"], "zerocopy/gro: %s" % ref)
+    ref = cl.reference_of(("gso-cmsg", "plain"), PAIRS, True, [])
+    check(ref == [q for q in GSO[1:] if q[1] == "plain"], "gso-cmsg/plain: %s" % ref)
     ref = cl.reference_of(("tcp", "tcp"), PAIRS, True, [])
     check(ref == UDP + GSO, "tcp: %s" % ref)
     ref = cl.reference_of(("sendto", "gro"), PAIRS, True, [("sendto", "plain")])
@@ -107,8 +126,10 @@ def reference_by_kind():
     check(ref == [UDP[0]] + GSO + [("tcp", "tcp")], "1 kind-mate left: %s" % ref)
     ref = cl.reference_of(("sendto", "gro"), PAIRS, False, [])
     check(ref == [q for q in PAIRS if q != ("sendto", "gro")], "all: %s" % ref)
-    check(cl.kind_of(("gso-sockopt", "gro")) == "gso" and cl.kind_of(("new", "x")) == "new",
-          "kinds")
+    check(cl.kind_of(("gso-sockopt", "gro")) == "gso/gro" and cl.kind_of(("new", "x")) == "new"
+          and cl.kind_of(("sendto", "gro")) == "udp", "kinds")
+    check(cl.pool_of(("gso-sockopt", "gro")) == cl.pool_of(("zerocopy", "plain")) == "gso",
+          "pools")
 
 
 @test
