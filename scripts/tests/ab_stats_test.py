@@ -307,6 +307,23 @@ def campaign_default_runs_against_the_target():
 
 
 @test
+def campaign_aa_target_needs_the_hour():
+    # 20 A/A runs without a false call meet the target only when they span an
+    # hour: over 38 minutes the summary says so (before 2026-11-28 it said met)
+    import ab_campaign_summary as C
+
+    def runs(minutes):
+        return [{"_dir": "r%02d" % i, "loadavg": {"start": "0.5 0 0", "end": "1 0 0"},
+                 "runs": [{"times": {"start": 1000.0 + 60.0 * minutes * i / 19}}],
+                 "ab": [{"tx_mode": "sendto", "rx_mode": "plain",
+                         "ci": {"real": False, "half_pct": 2.0}}]} for i in range(20)]
+    for minutes, want in ((38, "not shown: the runs span 38 min"), (61, "an hour: met")):
+        txt = "\n".join(C.aa(runs(minutes)))
+        if want not in txt:
+            raise AssertionError("%r not in:\n%s" % (want, txt))
+
+
+@test
 def campaign_host_noise_against_the_path():
     # ranks with ties; Spearman's rho and its permutation p against exact
     # values (n = 5, monotone: 2/120; n = 6, rho 0.886: 24/720 two-sided)
