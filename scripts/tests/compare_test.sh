@@ -8,7 +8,8 @@
 # guest runs, bad input (exit 2, one line each), udpgso_ab.sh --baseline
 # (dry run) and bisect_step.sh's exit 125.  The headline family, the verdict
 # of runs that name their method: compare_headline_test.sh.
-# Nothing here sends traffic or boots a guest.
+# Nothing here boots a guest; one case (udpgso_ab.sh --baseline, a real run)
+# sends traffic on the veth pair of its own namespaces, about 30 s.
 set -u
 . "$(dirname "$0")/../lib.sh"
 ug_no_args "$@"
