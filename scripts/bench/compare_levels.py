@@ -55,9 +55,9 @@ TX_KIND = {"sendto": "udp", "sendmmsg": "udp", "gso-cmsg": "gso", "gso-sockopt":
            "sendmmsg-gso": "gso", "zerocopy": "gso", "tcp": "tcp"}
 # the kinds whose pairs are grouped by receiver too: a GSO sender's level
 # against the other GSO senders into the same receiver (plain or UDP_GRO)
-# moves between runs by 2-6% (sd), against all eight GSO pairs by 8-13%: the
+# moves between runs by 1-6% (sd), against all eight GSO pairs by 8-13%: the
 # state moves the plain and the GRO receiver's pairs apart (19 default runs
-# of 2026-11-27 over 4.3 hours, results/ab-campaign-2026-11-28a/README.md);
+# of 2026-11-27 over 4.3 hours, results/compare-kinds-2026-11-28/spread-v657.log);
 # the non-GSO UDP kind stays whole: by receiver it would have 2 pairs, one
 # mate each, too few for a reference
 BY_RX = ("gso",)
@@ -321,7 +321,7 @@ def headline_family(ao, an, rel, by_kind, thr, level, calib=None):
     called = calls(first[2])
     if not rel or not called:
         return first
-    return one_explains(ctx, called) or greedy_left_out(ctx)
+    return one_explains(ctx, called) or greedy_left_out(ctx, first)
 
 
 def against_all(ctx, left_out):
@@ -380,15 +380,15 @@ def one_explains(ctx, called):
     return found[0] if len(found) == 1 else None
 
 
-def greedy_left_out(ctx):
+def greedy_left_out(ctx, first=None):
     """The pairs called, left out one at a time, the largest change against
     every other pair not left out first (sized against every pair: a
     change that moves half of a kind, sendto -> plain and -> gro, makes the
     pairs of that kind that did not move look as changed against it), until
-    no new pair is called."""
+    no new pair is called.  FIRST: family_pass(CTX, []) when already taken."""
     left_out = []
     while True:
-        ev = family_pass(ctx, left_out)
+        ev = first if first and not left_out else family_pass(ctx, left_out)
         called = [k for k in calls(ev[2]) if k not in left_out]
         if not called:
             return ev
