@@ -400,7 +400,9 @@ def report(old, new, args):
         "between": {"path": args.between_res["_path"], "other_dirs": args.between_res["_other"],
                     "results_dirs": [os.path.basename(x) for x in args.between_res["_paths"]],
                     "auto": args.between_res.get("_auto", False),
-                    "made": side_info(args.between_res)["made"]}
+                    "made": side_info(args.between_res)["made"],
+                    "window": args.between_res.get("_window"),
+                    "outside_window": args.between_res.get("_far", 0)}
         if args.between_res else None,
         "between_auto": getattr(args, "auto_note", None),
         "control": "per-interval" if args.per_interval else

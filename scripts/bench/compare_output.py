@@ -47,15 +47,29 @@ def hours(s):
 BLOCKS = "the variance between 3 time blocks of each run beyond their rounds' spread"
 
 
+def window_words(b):
+    """--between auto: the hours around OLD and NEW its runs were made in
+    (compare_runs.near_in_time), or that it took every run of the machine."""
+    if not b.get("auto"):
+        return ""
+    if not b.get("window"):
+        return ("; every run of this machine: fewer than 3 were made within the hours around"
+                " OLD and NEW")
+    return "; made within %s UTC, the hours around OLD and NEW%s" % (
+        span(b["window"]), ", %d runs of this machine made outside them not used"
+        % b["outside_window"] if b.get("outside_window") else "")
+
+
 def between_words(b, multi):
     """How the headline family's between-run term was estimated."""
     if b:
         ds = b["results_dirs"]
         return ("the larger of the blocks' (" + BLOCKS + ", pooled over the pair's kind) and "
                 "the variance of the pair's run means beyond their rounds' spread over the "
-                "%d runs of %s (%s to %s%s)%s" % (
+                "%d runs of %s (%s to %s%s%s)%s" % (
                     len(ds), "this machine in and below %s (--between auto)" % b["path"]
                     if b.get("auto") else "--between " + b["path"], ds[0][:16], ds[-1][:16],
+                    window_words(b),
                     "; %d other results directories not used" % b["other_dirs"]
                     if b["other_dirs"] else "",
                     ", pooled with each side's" if multi else ""))

@@ -13,16 +13,20 @@ found when every pair cut is a regression; a verdict on any pair not cut is
 counted beside it.  The comparison is ab_compare.py's own (report()), with the
 options after `--` (e.g. -- --reference all).
 
+With --within HOURS, only two runs whose starts are at most HOURS apart.
+
 With --per-side N, every N consecutive runs are one side (ab_compare.py's
 directory of runs: the between-run term then also has the spread of each
 side's run means) and the groups are compared as the runs are.
 
 With --between-others, each comparison's between-run term comes from the
 campaign's other runs (ab_compare.py --between): leave-two-out, so that the
-runs compared are not in their own calibration.
+runs compared are not in their own calibration.  With --between-near as
+well, only those made within the hours around the two compared, as make
+compare's BETWEEN=auto takes them (compare_runs.near_in_time).
 
   compare_power.py DIR [--cut PCT] [--all-pairs] [--per-side N] [--between-others]
-                   [-- ab_compare options]
+                   [--between-near] [--within HOURS] [-- ab_compare options]
 
 Prints a Markdown table.  Exit 0; 2 on bad input (one line).
 """
@@ -34,6 +38,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import ab_compare as ac  # noqa: E402
 import compare_levels as cl  # noqa: E402
+import compare_runs as cr  # noqa: E402
 
 PROG = os.path.basename(sys.argv[0])
 
@@ -87,14 +92,28 @@ def verdicts(old, new, opts, calib=None):
     return v, rep
 
 
-def calibration(members, i, j):
+def calibration(members, i, j, near=False):
     """ab_compare --between's runs for comparing sides I and J: every run of
-    the campaign but theirs (MEMBERS: each side's runs, in order)."""
+    the campaign but theirs (MEMBERS: each side's runs, in order); NEAR
+    (--between-near): of those, the runs made within the hours around the
+    two sides' (compare_runs.near_in_time, as --between auto takes them),
+    every one when fewer than 3 are there."""
     rest = [r for x, rs in enumerate(members) if x not in (i, j) for r in rs]
+    if near:
+        sides = [ac.merge_runs("side", members[x], "DIR") for x in (i, j)]
+        close, _ = cr.near_in_time(rest, sides[0], sides[1])
+        if len(close) >= cr.AUTO_MIN:
+            rest = close
     return ac.merge_runs("the other runs", rest, "DIR") | {"_other": 0}
 
 
-def evaluate(runs, factor, all_pairs, opts, members=None):
+def apart(a, b):
+    """Seconds from the start of run A to that of run B (made), or None."""
+    ma, mb = cr.made(a), cr.made(b)
+    return None if ma is None or mb is None else abs(mb[0] - ma[0])
+
+
+def evaluate(runs, factor, all_pairs, opts, members=None, near=False, within=None):
     """-> (same, n, rows, first report, groups, false): same = comparisons of
     the same code with any verdict; rows = [(name, found, others)]; false =
     each same-code verdict -> how many runs apart its comparisons were.
@@ -102,6 +121,11 @@ def evaluate(runs, factor, all_pairs, opts, members=None):
     between-run term then comes from the runs of the other sides."""
     idx = [(i, j) for i in range(len(runs)) for j in range(i + 1, len(runs))] \
         if all_pairs else [(i, i + 1) for i in range(len(runs) - 1)]
+    if within is not None:
+        idx = [(i, j) for i, j in idx if (apart(runs[i], runs[j]) or 0) <= within]
+        if not idx:
+            raise ac.BadInput("--within %g: no two runs start that close; allowed more hours"
+                              % (within / 3600.0))
     keys = []
     for r in runs[0]["runs"]:
         k = (r["tx_mode"], r["rx_mode"])
@@ -114,7 +138,7 @@ def evaluate(runs, factor, all_pairs, opts, members=None):
             groups.append(("%s -> every rx" % tx, ks))
     same, found, others, rep0, false = 0, {}, {}, None, {}
     for i, j in idx:
-        calib = calibration(members, i, j) if members else None
+        calib = calibration(members, i, j, near) if members else None
         v, rep = verdicts(runs[i], runs[j], opts, calib)
         rep0 = rep0 or rep
         same += any(x != "within noise" for x in v.values())
@@ -149,6 +173,12 @@ def main(argv):
                     help="each comparison with ab_compare --between the campaign's other "
                          "runs (every run but the two sides'): what a campaign of the "
                          "machine made at other times gives")
+    ap.add_argument("--within", type=float, metavar="HOURS",
+                    help="only two runs whose starts are at most HOURS apart")
+    ap.add_argument("--between-near", action="store_true",
+                    help="with --between-others, only the other runs made within the hours "
+                         "around the two compared (as make compare's BETWEEN=auto takes "
+                         "them; all when fewer than 3)")
     a = ap.parse_args(argv)
     if not 0 < a.cut < 100:
         raise ac.BadInput("--cut %g: allowed 0 < PCT < 100" % a.cut)
@@ -167,17 +197,26 @@ def main(argv):
     if a.between_others and len(members) < 5:
         raise ac.BadInput("--between-others: DIR '%s' has %d sides, allowed 5 or more (3 "
                           "runs besides the two compared)" % (a.dir, len(members)))
+    if a.within is not None and not a.within > 0:
+        raise ac.BadInput("--within %g: allowed HOURS > 0" % a.within)
+    if a.between_near and not a.between_others:
+        raise ac.BadInput("--between-near: allowed with --between-others only")
     ac.parse(["x", "y"] + opts)         # the options' own bad input, before any work
     same, n, rows, rep, groups, false = evaluate(runs, 1.0 - a.cut / 100.0, a.all_pairs, opts,
-                                                 members if a.between_others else None)
+                                                 members if a.between_others else None,
+                                                 a.between_near,
+                                                 a.within and 3600.0 * a.within)
     kind = {name: ",".join(sorted({cl.kind_of(k) for k in ks})) for name, ks in groups}
-    print("# compare_power: %s, %d %s, %d comparisons (%s)" % (
+    print("# compare_power: %s, %d %s, %d comparisons (%s%s)" % (
         a.dir, len(runs), "runs" if a.per_side == 1 else "groups of %d runs" % a.per_side, n,
-        "every two" if a.all_pairs else "consecutive"))
+        "every two" if a.all_pairs else "consecutive",
+        " started at most %g h apart" % a.within if a.within else ""))
     print("")
     print("- ab_compare options: %s%s; reference: %s" % (
         " ".join(opts) or "(default)", "; --between: the other runs of DIR (every run but"
-        " the two sides')" if a.between_others else "", rep.get("headline_reference") or
+        " the two sides'%s)" % (", made within the hours around them" if a.between_near
+                                else "") if a.between_others else "",
+        rep.get("headline_reference") or
         rep.get("headline_levels") or rep.get("family_kind")))
     print("- the same code: %d of %d comparisons with any verdict (a false one)%s" % (
         same, n, "".join("; %s x%d (runs apart: %s)" % (w, len(g), ",".join(map(str, g)))

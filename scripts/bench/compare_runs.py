@@ -107,6 +107,10 @@ def merge_runs(path, rs, side):
 _BETWEEN = {}
 # --between auto: the fewest other runs of this machine that make a calibration
 AUTO_MIN = 3
+# --between auto: the runs it takes are those made within the hours around OLD
+# and NEW: from their first slice less W to their last plus W, W the time
+# between them but at least AUTO_NEAR seconds (near_in_time)
+AUTO_NEAR = 3600.0
 
 
 def machine_key(res):
@@ -197,6 +201,29 @@ def auto_places(old, new):
     return out
 
 
+def near_in_time(rs, old, new):
+    """--between auto: (the results of RS made within the hours around OLD
+    and NEW, the window [from, to] in epoch seconds): from OLD's and NEW's
+    first slice less W to their last plus W, W the time from the first to
+    the last but at least AUTO_NEAR.  A run counts when any of its slices
+    falls in the window.  The machine's state moves over hours (the level of
+    sendto against sendmmsg differed by a third between two days), so runs
+    of other days would give two runs of one morning the spread of the
+    days.  Without times on OLD or NEW: RS and None."""
+    ends = [made(r) for r in (old, new)]
+    if None in ends:
+        return list(rs), None
+    lo, hi = min(e[0] for e in ends), max(e[1] for e in ends)
+    w = max(AUTO_NEAR, hi - lo)
+    win = [lo - w, hi + w]
+    out = []
+    for r in rs:
+        m = made(r)
+        if m is not None and m[1] >= win[0] and m[0] <= win[1]:
+            out.append(r)
+    return out, win
+
+
 def load_between(path, old, new):
     """--between DIR: the results directories in DIR (one level down, as a
     directory of runs) of OLD's method, matrix, settings and slice length,
@@ -205,7 +232,9 @@ def load_between(path, old, new):
     the same in and below the directories that hold OLD and NEW (a results/
     with campaigns and older runs in folders of their own), of OLD's machine
     (machine_key; NEW's when OLD's has too few); with fewer than 3, None and
-    where it looked (the report's between_auto)."""
+    where it looked (the report's between_auto).  Auto takes the runs made
+    within the hours around OLD and NEW (near_in_time), or every run of the
+    machine when fewer than 3 are there."""
     auto = path == "auto"
     if not auto and not os.path.isdir(path):
         raise BadInput("--between '%s': no such directory" % path)
@@ -238,6 +267,13 @@ def load_between(path, old, new):
         if len(use) < AUTO_MIN:
             return None, {"looked_in": [rel(x) for x in places], "found": len(use),
                           "needed": AUTO_MIN, "other_dirs": other}
+        near, win = near_in_time(use, old, new)
+        far = 0
+        if win is not None and len(near) >= AUTO_MIN:
+            far = len(use) - len(near)
+            use = near
+        elif win is not None:
+            win = None              # too few near: every run of the machine
         rs = sorted(use, key=lambda r: os.path.basename(r["_path"]))
     elif len(rs) < 3:
         raise BadInput("--between '%s': %d runs of OLD's method, matrix, settings and slice"
@@ -246,6 +282,9 @@ def load_between(path, old, new):
     out = merge_runs(", ".join(rel(x) for x in places) if auto else path, rs, "--between")
     out["_other"] = other
     out["_auto"] = auto
+    if auto:
+        out["_window"] = win
+        out["_far"] = far
     return out, None
 
 

@@ -412,6 +412,46 @@ machine and matrix in and below it: their spread joins" "$tmp/tnext1.out"; then
 else
 	ktap_fail "--next, first on top" "exit $rc: $(head -2 "$tmp/tnext1.out")"
 fi
+# --between auto takes the runs made within the hours around OLD and NEW
+# (17:21 and 18:50: W 1 h 33 min, 15:49 to 20:26): 27e's 10 runs of the same
+# kernel build (20:55-21:38) beside 27d's 7 are outside, counted and said;
+# with 27e's alone beside them (none in the hours around), every run of the
+# machine, said
+mkdir -p "$tmp/tree/camp/e"
+for r in results/ab-campaign-2026-11-27e/default/*/; do
+	ln -s "$UG_TOP/$r" "$tmp/tree/camp/e/$(basename "$r")"
+done
+ln -sf "$UG_TOP/$CD1" "$tmp/tree/"
+run_cmp c_near "$t1" "$t2" --between auto --json
+if [ "$(rc_of c_near)" = 0 ] && ug_jcheck "$tmp/c_near.out" "between['auto']" \
+	"len(between['results_dirs']) == 7" "between['outside_window'] == 10" \
+	"[x[:11] for x in between['results_dirs']] == ['20261127T19'] * 7" \
+	"between['window'][1] - between['window'][0] < 5 * 3600"; then
+	ktap_ok "--between auto: 27d's 7 runs in the hours around OLD and NEW, 27e's 10 outside"
+else
+	ktap_fail "--between auto, the hours around" "exit $(rc_of c_near): $(head -2 \
+		"$tmp/c_near.err")"
+fi
+run_cmp c_nearmd "$t1" "$t2" --between auto
+if grep -q "over the 7 runs .*; made within 2026-11-27 15:49-20:26 UTC, the hours around OLD \
+and NEW, 10 runs of this machine made outside them not used" "$tmp/c_nearmd.out"; then
+	ktap_ok "--between auto, Markdown: the hours it took runs from and how many it left"
+else
+	ktap_fail "--between auto, the hours, Markdown" "$(grep -m1 -o 'over the [0-9]* runs.*' \
+		"$tmp/c_nearmd.out" | cut -c1-200)"
+fi
+rm -r "$tmp/tree/camp/default"
+run_cmp c_far "$t1" "$t2" --between auto --json
+if [ "$(rc_of c_far)" = 0 ] && ug_jcheck "$tmp/c_far.out" \
+	"len(between['results_dirs']) == 10" "between['window'] is None" \
+	"between['outside_window'] == 0" &&
+   run_cmp c_farmd "$t1" "$t2" --between auto &&
+   grep -q "every run of this machine: fewer than 3 were made within the hours around OLD and \
+NEW" "$tmp/c_farmd.out"; then
+	ktap_ok "--between auto, none in the hours around: every run of the machine, said"
+else
+	ktap_fail "--between auto, none near" "exit $(rc_of c_far): $(head -2 "$tmp/c_far.err")"
+fi
 # compare_power.py --between-others: each comparison's term from the other runs
 mkdir "$tmp/pwb"
 for r in $(ls "$tmp/cal" | sed -n 1,5p); do ln -s "$(readlink "$tmp/cal/$r")" "$tmp/pwb/$r"; done
@@ -424,6 +464,30 @@ if [ "$rc" = 0 ] && grep -q "the same code: [0-4] of 4 comparisons" "$tmp/pwb.ou
 else
 	ktap_fail "compare_power.py --between-others" "exit $rc: $(head -2 "$tmp/pwb.err")"
 fi
+scripts/bench/compare_power.py "$tmp/pwb" --between-others --between-near >"$tmp/pwn.out" \
+	2>"$tmp/pwn.err"
+rc=$?
+if [ "$rc" = 0 ] && grep -q "the same code: [0-4] of 4 comparisons" "$tmp/pwn.out" &&
+   grep -q -- "--between: the other runs of DIR (every run but the two sides', made within \
+the hours around them)" "$tmp/pwn.out" &&
+   [ "$(grep -c '^| .* -> .* | [a-z/,]* | [0-4] of 4 | [0-9]* |$' "$tmp/pwn.out")" = 19 ]; then
+	ktap_ok "compare_power.py --between-others --between-near: said, 19 rows"
+else
+	ktap_fail "compare_power.py --between-near" "exit $rc: $(head -2 "$tmp/pwn.err")"
+fi
+power_bad "--within 0" "within 0: allowed HOURS > 0" "$tmp/pwb" --within 0
+power_bad "--within 0.001" "within 0.001: no two runs start that close" "$tmp/pwb" --within 0.001
+scripts/bench/compare_power.py "$tmp/pwb" --all-pairs --within 0.2 >"$tmp/pww.out" 2>"$tmp/pww.err"
+rc=$?
+# 27c's first 5 runs start 4.9 min apart: of the 10 two runs, 7 within 12 min
+if [ "$rc" = 0 ] && grep -q "5 runs, 7 comparisons (every two started at most 0.2 h apart)" \
+	"$tmp/pww.out"; then
+	ktap_ok "compare_power.py --within 0.2: only the 7 two runs started within 12 min"
+else
+	ktap_fail "compare_power.py --within" "exit $rc: $(head -2 "$tmp/pww.out" "$tmp/pww.err")"
+fi
+power_bad "--between-near alone" "between-near: allowed with --between-others only" \
+	"$tmp/pwb" --between-near
 rm "$tmp/pwb/$(ls "$tmp/pwb" | head -1)"
 power_bad "--between-others on 2 sides" "has 2 sides, allowed 5 or more" "$tmp/pwb" \
 	--between-others --per-side 2

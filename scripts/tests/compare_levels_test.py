@@ -14,6 +14,7 @@ import ugtest
 import compare_levels as cl
 import compare_stats as cs
 import ab_compare as ac
+import compare_runs as cr
 
 TESTS, test = ugtest.registry()
 UDP = [("sendto", "plain"), ("sendto", "gro"), ("sendmmsg", "plain"), ("sendmmsg", "gro")]
@@ -415,6 +416,34 @@ def calibration_keeps_hours_quiet():
     check(plain_ / trials > 0.3, "A/A without calibration: %d of %d" % (plain_, trials))
     check(calls / trials <= 0.05 + 2 * se, "A/A with it: %d of %d" % (calls, trials))
     check(found / trials >= 0.75, "UDP cut found in %d of %d" % (found, trials))
+
+
+def timed(a, b):
+    """A result whose slices ran from A to B (hours)."""
+    return {"runs": [{"times": {"start": 3600.0 * a, "end": 3600.0 * b}}], "_path": str(a)}
+
+
+@test
+def auto_takes_the_hours_around_old_and_new():
+    """--between auto's window (compare_runs.near_in_time): from OLD's and
+    NEW's first slice less W to their last plus W, W the time between
+    them but at least an hour; a run counts when any slice is inside."""
+    old, new = timed(10, 10.1), timed(10.5, 10.6)           # W = 1 h: 9.0 to 11.6
+    rs = [timed(8.8, 8.99), timed(8.9, 9.01), timed(11.5, 11.7), timed(11.61, 11.7),
+          timed(20, 20.1)]
+    near, win = cr.near_in_time(rs, old, new)
+    check(win == [9 * 3600.0, 11.6 * 3600.0], "window %r" % (win,))
+    check([r["_path"] for r in near] == ["8.9", "11.5"], "near %r" % [r["_path"] for r in near])
+    near, win = cr.near_in_time(rs, new, old)                # order does not matter
+    check(win == [9 * 3600.0, 11.6 * 3600.0], "window, NEW first %r" % (win,))
+    old, new = timed(10, 10.1), timed(14, 14.1)              # W = 4.1 h: 5.9 to 18.2
+    near, win = cr.near_in_time(rs + [timed(5.8, 5.85), timed(18.3, 19)], old, new)
+    check(close(win[0], 5.9 * 3600) and close(win[1], 18.2 * 3600), "window %r" % (win,))
+    check([r["_path"] for r in near] == ["8.8", "8.9", "11.5", "11.61"],
+          "near over 4 h %r" % [r["_path"] for r in near])
+    untimed = {"runs": [{}], "_path": "x"}
+    near, win = cr.near_in_time(rs, untimed, new)
+    check(win is None and near == rs, "without OLD's times: every run, no window")
 
 
 if __name__ == "__main__":
