@@ -17,17 +17,63 @@ def number(v):
     return float(v) if math.isfinite(v) else None
 
 
+class Units(list):
+    """A pair's unit levels in time order, with ROUNDS: the round of each
+    (mark_rounds), or None when a record had none."""
+    rounds = None
+
+    @classmethod
+    def of(cls, xs, rounds=None):
+        out = cls(xs)
+        out.rounds = list(rounds) if rounds is not None else getattr(xs, "rounds", None)
+        return out
+
+
+def mark_rounds(runs):
+    """Set "_round" on RUNS' records (one results directory's): the round of
+    the run its unit (tx/rx pair and run_id, else rep) was made in, counted
+    from 0.  A round runs each pair it has once, one after the other (the
+    unit of a pair that comes again starts the next one), so a pair that
+    stopped and came back later (the budget's leftover goes to the pairs
+    nearest their target, also those stopped as out of reach) has its later
+    units in the later rounds, not in the rounds after its last: of the
+    committed slices runs, 89 of 345 had such a pair (19 of the 19 default
+    runs of 2026-11-27, results/compare-rounds-2026-11-28).  Records
+    without times get none."""
+    start = {}
+    for r in runs:
+        t = number((r.get("times") or {}).get("start"))
+        if t is None:
+            return
+        u = (r["tx_mode"], r["rx_mode"], r.get("family"), r.get("run_id", r.get("rep")))
+        start[u] = min(start.get(u, t), t)
+    rnd, seen, of = 0, set(), {}
+    for u in sorted(start, key=lambda x: (start[x], str(x))):
+        if u[:3] in seen:
+            rnd, seen = rnd + 1, set()
+        seen.add(u[:3])
+        of[u] = rnd
+    for r in runs:
+        r["_round"] = of[(r["tx_mode"], r["rx_mode"], r.get("family"),
+                          r.get("run_id", r.get("rep")))]
+
+
 def pair_levels(runs):
     """unit (run_id, else rep) -> geometric mean of the A and B rx MB/s of
-    that unit, for the units that have both."""
+    that unit, for the units that have both: Units, with the round of each
+    when the records have one (mark_rounds)."""
     by = {}
     for r in runs:
         v = number(r.get("rx_MBps"))
         if v is None or v <= 0:
             continue
-        by.setdefault(r.get("run_id", r.get("rep")), {})[r["setting"]] = v
-    return [math.sqrt(x["A"] * x["B"]) if "B" in x else x["A"]
-            for _, x in sorted(by.items(), key=unit_order) if "A" in x]
+        x = by.setdefault(r.get("run_id", r.get("rep")), {})
+        x[r["setting"]] = v
+        x["round"] = r.get("_round") if x.get("round", 0) is not None else None
+    units = [x for _, x in sorted(by.items(), key=unit_order) if "A" in x]
+    rounds = [x.get("round") for x in units]
+    return Units.of([math.sqrt(x["A"] * x["B"]) if "B" in x else x["A"] for x in units],
+                    rounds if None not in rounds else None)
 
 
 def side_levels(runs):
@@ -88,43 +134,54 @@ def reference_of(k, keys, by_kind, left_out):
 
 def relative_levels(levels, by_kind=False, left_out=()):
     """pair -> its units' levels, each divided by its reference in the same
-    unit (the k-th run or slice pair of every pair: one round, seconds apart;
-    reference_of).  Runs minutes apart move every pair's level together (two
+    round (one slice pair or run of every pair, seconds apart; Units.rounds,
+    else the k-th unit of every pair; reference_of).  Runs minutes apart move every pair's level together (two
     quiet default runs of 2026-11-23, 5 minutes apart: +4% to +37% for all
     13 pairs), which the ratio takes out; what it keeps is a change of one
     pair against the rest.  The reference of a unit is the geometric mean of
     the reference pairs' levels in it when all of them have it; when only
     some do, of theirs each taken against its place among them (ref_scale):
-    the same scale.  Why: a pair stops when its interval is narrow enough,
-    so later rounds have fewer of its mates (for tcp -> tcp, of every other
+    the same scale.  Why: a pair stops when its interval is narrow enough
+    (and may come back for the budget's leftover), so later rounds have fewer
+    of its mates (for tcp -> tcp, of every other
     pair), and a geometric mean of whichever were there changed scale with
     them (sendto and sendmmsg differ by a third).  A unit that fewer than 2
     reference pairs have is left out."""
+    by_round = by_rounds(levels)
     out = {}
     for k, xs in levels.items():
         ref = [q for q in reference_of(k, list(levels), by_kind, left_out) if levels[q]]
-        off = ref_scale(levels, ref)
+        off = ref_scale(by_round, ref)
         rel = []
-        for i, x in enumerate(xs):
-            others = [math.log(levels[q][i]) - off[q] for q in ref if len(levels[q]) > i]
+        for rnd, x in by_round[k].items():
+            others = [math.log(by_round[q][rnd]) - off[q] for q in ref if rnd in by_round[q]]
             if len(others) >= 2:
                 rel.append(x / math.exp(sum(others) / len(others)))
         out[k] = rel
     return out
 
 
-def ref_scale(levels, ref):
+def by_rounds(levels):
+    """pair -> {round: level} of LEVELS (pair -> its units): by the rounds the
+    units were made in (Units.rounds) when every pair has them, else the
+    k-th unit of each pair is round k."""
+    have = all(getattr(xs, "rounds", None) is not None for xs in levels.values() if xs)
+    return {k: dict(zip(xs.rounds if have and xs else range(len(xs)), xs))
+            for k, xs in levels.items()}
+
+
+def ref_scale(by_round, ref):
     """q -> the mean of ln(q's level) less the mean ln level of REF, over the
-    units all of REF have (the first ones: a pair's units are its first
-    rounds), or 0 for every q when no unit has them all.  Taken over the same
-    units, the machine's state in them cancels; the offsets sum to 0, so a
-    unit that all of REF have gets their plain geometric mean."""
-    n = min((len(levels[q]) for q in ref), default=0)
-    if not n:
+    rounds all of REF have (BY_ROUND: by_rounds's), or 0 for every q when no
+    round has them all.  Taken over the same rounds, the machine's state in
+    them cancels; the offsets sum to 0, so a round that all of REF have
+    gets their plain geometric mean."""
+    common = set.intersection(*(set(by_round[q]) for q in ref)) if ref else set()
+    if not common:
         return dict.fromkeys(ref, 0.0)
-    logs = {q: [math.log(v) for v in levels[q][:n]] for q in ref}
-    mean = [sum(logs[q][i] for q in ref) / len(ref) for i in range(n)]
-    return {q: sum(a - m for a, m in zip(logs[q], mean)) / n for q in ref}
+    rnds = sorted(common)
+    mean = {i: sum(math.log(by_round[q][i]) for q in ref) / len(ref) for i in rnds}
+    return {q: sum(math.log(by_round[q][i]) - mean[i] for i in rnds) / len(rnds) for q in ref}
 
 
 # a run's units (rounds, in time order) fall into this many blocks for its
@@ -253,8 +310,12 @@ def log_change(old, new):
 
 def as_runs(levels):
     """pair -> a list of runs' unit lists (compare_stats.as_runs of each
-    value: several runs a side, or one)."""
-    return {k: cs.as_runs(v) for k, v in levels.items()}
+    value: several runs a side, or one), each keeping its rounds (Units)."""
+    out = {}
+    for k, v in levels.items():
+        runs = v if v and isinstance(v[0], (list, tuple)) else [v]
+        out[k] = [Units.of(r) for r in runs]
+    return out
 
 
 def between_scale(ro, rn):

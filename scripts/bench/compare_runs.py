@@ -10,7 +10,7 @@ import os
 import sys
 
 from ab_rawlog import read_conf, read_results, results_file
-from compare_levels import number
+from compare_levels import mark_rounds, number
 
 PROG = os.path.basename(sys.argv[0])
 SCHEMAS = (1,)
@@ -60,6 +60,7 @@ def load(path, side):
         for k in KEY_FIELDS:
             if not isinstance(r.get(k), str):
                 raise BadInput("%s '%s': schema mismatch: run %d has no '%s'" % (side, fn, i, k))
+    mark_rounds(runs)
     res["_path"] = path
     return res
 

@@ -146,9 +146,10 @@ fi
 # the headline threshold (2026-11-27): 2% by default (the between-run term
 # holds the noise; 5% until then), 5% for the table rules.  Two later quiet
 # runs of that campaign (02:59, 03:04): the same code exits 0; sendmmsg ->
-# plain cut by 20% exits 1 naming it alone, which at --threshold 5 is within
-# noise (results/compare-threshold-2026-11-27: such cuts found in 81-95 of
-# 105 comparisons at 2%, 66-88 at 5%)
+# plain cut by 20% exits 1 naming it alone, which at --threshold 10 is within
+# noise (-18.6% [-28.4, -7.5] since each unit's reference is the mates' of its
+# own round, 2026-11-28: at 5% too it is called; results/compare-threshold-
+# 2026-11-27: such cuts found in 81-95 of 105 comparisons at 2%, 66-88 at 5%)
 HN3=$HN/20261127T030404Z-vm-default
 same_code t_same "two quiet default runs, the headline threshold 2%: exit 0" \
 	"$HN2" "$HN3" "threshold_pct == 2" "family_kind == 'headline'" \
@@ -160,11 +161,11 @@ else
 	ktap_fail "quiet default runs, sendmmsg -> plain cut, 2% default" \
 		"exit $(rc_of t_cut): $(head -2 "$tmp/t_cut.err")"
 fi
-run_cmp t_cut5 "$HN2" "$tmp/t_cut" --threshold 5 --json
-if [ "$(rc_of t_cut5)" = 0 ] && ug_jcheck "$tmp/t_cut5.out" "threshold_pct == 5"; then
-	ktap_ok "the same cut at --threshold 5 (the old default): within noise (exit 0)"
+run_cmp t_cut5 "$HN2" "$tmp/t_cut" --threshold 10 --json
+if [ "$(rc_of t_cut5)" = 0 ] && ug_jcheck "$tmp/t_cut5.out" "threshold_pct == 10"; then
+	ktap_ok "the same cut at --threshold 10: within noise (exit 0)"
 else
-	ktap_fail "the same cut at --threshold 5" "exit $(rc_of t_cut5)"
+	ktap_fail "the same cut at --threshold 10" "exit $(rc_of t_cut5)"
 fi
 run_cmp t_fam "$HN2" "$HN3" --family --json
 if ug_jcheck "$tmp/t_fam.out" "threshold_pct == 5" "family_kind == 'table'"; then
@@ -256,11 +257,12 @@ power_bad "runs of two methods" "runs of different methods or matrices: .*(no me
 # means of other runs of the machine.  The two default runs of session 13
 # (17:21, 18:50), with the 13 default runs of ab-campaign-2026-11-27c and d
 # (15:03-15:33, 19:28-19:59) as DIR, OLD and NEW linked into it too (left out):
-# the same code exits 0, each pair's term the larger of the runs' (6 pairs
-# here) and the blocks'; gso-cmsg -> gro's and tcp -> tcp's below 6% since
-# the GSO pairs' reference is the senders into the same receiver and a
-# reference pair that stopped keeps its scale (2026-11-28; 12.4% and 18.9%
-# before); sendto -> plain cut by 20% exits 1 naming it alone; bad input
+# the same code exits 0, each pair's term the larger of the runs' and the
+# blocks'; gso-cmsg -> gro's and tcp -> tcp's below 7% since the GSO pairs'
+# reference is the senders into the same receiver, a reference pair that
+# stopped keeps its scale and a unit's reference is its own round's
+# (2026-11-28: 2.4% and 6.2%; 12.4% and 18.9% before); sendto -> plain cut
+# by 20% exits 1 naming it alone; bad input
 mkdir "$tmp/cal"
 for r in results/ab-campaign-2026-11-27[cd]/default/*/; do
 	ln -s "$UG_TOP/$r" "$tmp/cal/$(basename "$r")"
@@ -273,9 +275,9 @@ run_cmp c_same "$CD1" "$CD2" --between "$tmp/cal" --json
 if [ "$(rc_of c_same)" = 0 ] && ug_jcheck "$tmp/c_same.out" \
 	"len(between['results_dirs']) == 13" \
 	"{p['headline']['between_from'] for p in pairs} == {'runs', 'blocks'}" \
-	"[p['headline']['between_from'] for p in pairs].count('runs') == 12" \
+	"[p['headline']['between_from'] for p in pairs].count('runs') >= 4" \
 	"max(p['headline']['between_run_sd'] for p in pairs
-	    if (p['tx_mode'], p['rx_mode']) in (('gso-cmsg', 'gro'), ('tcp', 'tcp'))) < 6"; then
+	    if (p['tx_mode'], p['rx_mode']) in (('gso-cmsg', 'gro'), ('tcp', 'tcp'))) < 7"; then
 	ktap_ok "two default runs 90 min apart, --between 13 other runs (OLD, NEW left out): exit 0"
 else
 	ktap_fail "two default runs, --between" "exit $(rc_of c_same): $(head -2 "$tmp/c_same.err")"

@@ -418,6 +418,49 @@ def calibration_keeps_hours_quiet():
     check(found / trials >= 0.75, "UDP cut found in %d of %d" % (found, trials))
 
 
+def slice_rec(tx, rep, setting, t, mbps):
+    return {"tx_mode": tx, "rx_mode": "plain", "setting": setting, "rep": rep,
+            "rx_MBps": mbps, "times": {"start": t, "end": t + 0.3}}
+
+
+@test
+def units_pair_up_by_round():
+    """A pair that stopped and came back (the budget's leftover) has its
+    later units in the rounds it ran in (mark_rounds), and each unit is
+    taken against its mates' levels of that round: with the k-th unit of
+    every pair instead, r's third unit (round 3, when the machine ran at
+    twice the level) would be taken against round 2's mates and come out
+    at 2.0, not 1.0.  Records without times keep the k-th unit."""
+    recs, t = [], 0.0
+    level = [1.0, 1.0, 1.0, 2.0]              # the machine's state per round
+    plan = [("p", "q", "r"), ("p", "q", "r"), ("p", "q"), ("p", "q", "r")]
+    reps = {}
+    for rnd, txs in enumerate(plan):
+        for tx in txs:
+            reps[tx] = reps.get(tx, 0) + 1
+            for st in ("A", "B"):
+                recs.append(slice_rec(tx, reps[tx], st, t, 100.0 * level[rnd]))
+                t += 0.31
+    cl.mark_rounds(recs)
+    lv = {k: cl.pair_levels([x for x in recs if x["tx_mode"] == k]) for k in "pqr"}
+    check(lv["r"].rounds == [0, 1, 3] and lv["p"].rounds == [0, 1, 2, 3],
+          "rounds %r %r" % (lv["r"].rounds, lv["p"].rounds))
+    rel = cl.relative_levels({(k, "plain"): v for k, v in lv.items()})
+    check(all(close(x, 1.0) for x in rel[("r", "plain")]), "r against its rounds' mates %r"
+          % rel[("r", "plain")])
+    # round 2 has p and q alone: one mate each, no reference (left out)
+    check([len(rel[(k, "plain")]) for k in "pqr"] == [3, 3, 3],
+          "units %r" % {k: len(v) for k, v in rel.items()})
+    flat_ = {(k, "plain"): list(v) for k, v in lv.items()}     # no rounds: the k-th unit
+    check(close(cl.relative_levels(flat_)[("r", "plain")][2], 2.0),
+          "without rounds, r's third unit against the mates' third")
+    bare = [dict({k: v for k, v in x.items() if k != "_round"}, times=None) for x in recs]
+    cl.mark_rounds(bare)
+    check(all("_round" not in x for x in bare), "records without times: no round")
+    check(cl.pair_levels([x for x in bare if x["tx_mode"] == "r"]).rounds is None,
+          "pair_levels without rounds")
+
+
 def timed(a, b):
     """A result whose slices ran from A to B (hours)."""
     return {"runs": [{"times": {"start": 3600.0 * a, "end": 3600.0 * b}}], "_path": str(a)}
