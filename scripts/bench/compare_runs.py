@@ -8,6 +8,7 @@ last line (--next).  Bad input is BadInput, one line each."""
 import lzma
 import os
 import sys
+import time
 
 from ab_rawlog import read_conf, read_results, results_file
 from compare_levels import mark_rounds, number
@@ -305,16 +306,24 @@ def next_hint(root):
     mine = (matrix_key(new[2]), machine_key(new[2]))
     same = [d for _, d, r in rs if (matrix_key(r), machine_key(r)) == mine]
     own = [new[1]] + same[-1:]
-    ids, n = {run_id(d) for d in own} - {None}, 0
+    ids, others = {run_id(d) for d in own} - {None}, []
     for real, r in loaded(root, "--next", {os.path.realpath(d) for d in own}, tree=True,
                           want={conf_key(new[1])}):
         rid = run_id(real)
         if r is None or (matrix_key(r), machine_key(r)) != mine or rid in ids:
             continue
-        n += 1
+        others.append(r)
         if rid is not None:
             ids.add(rid)
-    if n >= AUTO_MIN:
+    n = len(others)
+    near, win = near_in_time(others, [r for _, d, r in rs if d == same[-1]][0], new[2]) \
+        if same else (others, None)
+    if win is not None and AUTO_MIN <= len(near) < n:
+        joins = (", %d of them made within the hours around the two (%s to %s UTC): their"
+                 " spread joins the between-run term (BETWEEN=auto)" % (
+                     len(near), *(time.strftime("%Y-%m-%d %H:%M", time.gmtime(t))
+                                  for t in win)))
+    elif n >= AUTO_MIN:
         joins = ": their spread joins the between-run term (BETWEEN=auto)"
     else:
         joins = (": with %d or more their spread joins the between-run term, which without"

@@ -350,15 +350,18 @@ else
 fi
 # --next ROOT (make run's last line): the newest run in ROOT by time (27d's
 # last, 19:54) and the run before it of its matrix and machine (27d's 19:50;
-# session 13's two and 27d's other five beside them, 27c's v669 runs not);
-# alone in ROOT: the first run, said; a missing ROOT: exit 2, one line
+# session 13's two and 27d's other five beside them, 27c's v669 runs not; of
+# the 7, all but session 13's 17:21 made within the hours around the two,
+# 18:50 to 20:59); alone in ROOT: the first run, said; a missing ROOT: exit
+# 2, one line
 "$CMP" --next "$tmp/cal" >"$tmp/next.out" 2>"$tmp/next.err"
 rc=$?
 if [ "$rc" = 0 ] && [ ! -s "$tmp/next.out" ] && grep -q "make compare \
 OLD=$tmp/cal/20261127T195035Z-vm-default NEW=$tmp/cal/20261127T195457Z-vm-default compares \
-it with the run before; 7 other runs of this machine and matrix in and below $tmp/cal: their \
+it with the run before; 7 other runs of this machine and matrix in and below $tmp/cal, 6 of \
+them made within the hours around the two (2026-11-27 18:50 to 2026-11-27 20:59 UTC): their \
 spread joins the between-run term" "$tmp/next.err"; then
-	ktap_ok "--next: make compare for the newest run and the one before it, 7 others beside"
+	ktap_ok "--next: the newest run and the one before it, 7 others beside, 6 in their hours"
 else
 	ktap_fail "--next" "exit $rc: $(head -2 "$tmp/next.err")"
 fi
