@@ -147,15 +147,14 @@ def relative_levels(levels, by_kind=False, left_out=()):
     pair), and a geometric mean of whichever were there changed scale with
     them (sendto and sendmmsg differ by a third).  A unit that fewer than 2
     reference pairs have is left out."""
-    by_round, timed = by_rounds(levels)
+    by_round = by_rounds(levels)
     out = {}
     for k, xs in levels.items():
         ref = [q for q in reference_of(k, list(levels), by_kind, left_out) if levels[q]]
         off = ref_scale(by_round, ref)
         rel = []
         for rnd, x in by_round[k].items():
-            others = [math.log(by_round[q][r]) - off[q] for q in ref
-                      for r in [nearest(by_round[q], rnd) if timed else rnd] if r in by_round[q]]
+            others = [math.log(by_round[q][rnd]) - off[q] for q in ref if rnd in by_round[q]]
             if len(others) >= 2:
                 rel.append(x / math.exp(sum(others) / len(others)))
         out[k] = rel
@@ -163,21 +162,12 @@ def relative_levels(levels, by_kind=False, left_out=()):
 
 
 def by_rounds(levels):
-    """(pair -> {round: level} of LEVELS (pair -> its units), timed): by the
-    rounds the units were made in (Units.rounds) when every pair has them
-    (timed), else the k-th unit of each pair is round k."""
+    """pair -> {round: level} of LEVELS (pair -> its units): by the rounds the
+    units were made in (Units.rounds) when every pair has them, else the
+    k-th unit of each pair is round k."""
     have = all(getattr(xs, "rounds", None) is not None for xs in levels.values() if xs)
     return {k: dict(zip(xs.rounds if have and xs else range(len(xs)), xs))
-            for k, xs in levels.items()}, have
-
-
-def nearest(units, rnd):
-    """The round of UNITS (round -> level) nearest to RND, the earlier of
-    two as near; None when it has none.  A reference pair that did not run
-    in a unit's round is taken at its nearest: when the budget's leftover
-    brings pairs back one by one, their mates' rounds are seldom the same.
-    An experiment: results/compare-rounds-2026-11-28/power-v657-nearest.log."""
-    return min(units, key=lambda r: (abs(r - rnd), r), default=None)
+            for k, xs in levels.items()}
 
 
 def ref_scale(by_round, ref):

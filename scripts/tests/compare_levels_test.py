@@ -430,8 +430,7 @@ def units_pair_up_by_round():
     taken against its mates' levels of that round: with the k-th unit of
     every pair instead, r's third unit (round 3, when the machine ran at
     twice the level) would be taken against round 2's mates and come out
-    at 2.0, not 1.0.  A mate that did not run in a unit's round is taken
-    at its nearest round.  Records without times keep the k-th unit."""
+    at 2.0, not 1.0.  Records without times keep the k-th unit."""
     recs, t = [], 0.0
     level = [1.0, 1.0, 1.0, 2.0]              # the machine's state per round
     plan = [("p", "q", "r"), ("p", "q", "r"), ("p", "q"), ("p", "q", "r")]
@@ -449,14 +448,9 @@ def units_pair_up_by_round():
     rel = cl.relative_levels({(k, "plain"): v for k, v in lv.items()})
     check(all(close(x, 1.0) for x in rel[("r", "plain")]), "r against its rounds' mates %r"
           % rel[("r", "plain")])
-    # round 2 has p and q alone: r taken at its nearest round (1, the
-    # earlier of 1 and 3), so p's and q's units there keep a reference
-    check([len(rel[(k, "plain")]) for k in "pqr"] == [4, 4, 3],
+    # round 2 has p and q alone: one mate each, no reference (left out)
+    check([len(rel[(k, "plain")]) for k in "pqr"] == [3, 3, 3],
           "units %r" % {k: len(v) for k, v in rel.items()})
-    check(all(close(x, 1.0) for k in "pq" for x in rel[(k, "plain")]),
-          "p and q against their rounds' mates %r" % rel)
-    check(cl.nearest({0: 1, 1: 1, 3: 1}, 2) == 1 and cl.nearest({0: 1, 3: 1, 4: 1}, 2) == 3
-          and cl.nearest({}, 2) is None, "nearest round")
     flat_ = {(k, "plain"): list(v) for k, v in lv.items()}     # no rounds: the k-th unit
     check(close(cl.relative_levels(flat_)[("r", "plain")][2], 2.0),
           "without rounds, r's third unit against the mates' third")
