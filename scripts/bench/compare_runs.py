@@ -208,10 +208,11 @@ def near_in_time(rs, old, new):
     and NEW, the window [from, to] in epoch seconds): from OLD's and NEW's
     first slice less W to their last plus W, W the time from the first to
     the last but at least AUTO_NEAR.  A run counts when any of its slices
-    falls in the window.  The machine's state moves over hours (the level of
-    sendto against sendmmsg differed by a third between two days), so runs
-    of other days would give two runs of one morning the spread of the
-    days.  Without times on OLD or NEW: RS and None."""
+    falls in the window.  The machine's state moves over hours (sendto's
+    pairs sat at 0.82-0.84 of their kind on the evening of 2026-11-27 and
+    until 05:00 on 2026-11-28, at 0.95 from 06:17 on), so the runs of other
+    days would give two runs of one morning the spread of the days.  Without
+    times on OLD or NEW: RS and None."""
     ends = [made(r) for r in (old, new)]
     if None in ends:
         return list(rs), None
