@@ -402,7 +402,8 @@ def report(old, new, args):
                     "auto": args.between_res.get("_auto", False),
                     "made": side_info(args.between_res)["made"],
                     "window": args.between_res.get("_window"),
-                    "outside_window": args.between_res.get("_far", 0)}
+                    "outside_window": args.between_res.get("_far", 0),
+                    "window_why": args.between_res.get("_window_why")}
         if args.between_res else None,
         "between_auto": getattr(args, "auto_note", None),
         "control": "per-interval" if args.per_interval else

@@ -53,6 +53,9 @@ def window_words(b):
     if not b.get("auto"):
         return ""
     if not b.get("window"):
+        if b.get("window_why") == "untimed":
+            return ("; every run of this machine: OLD or NEW has no slice times (in-run"
+                    " results) to place the hours around them by")
         return ("; every run of this machine: fewer than 3 were made within the hours around"
                 " OLD and NEW")
     return "; made within %s UTC, the hours around OLD and NEW%s" % (

@@ -237,7 +237,8 @@ def load_between(path, old, new):
     (machine_key; NEW's when OLD's has too few); with fewer than 3, None and
     where it looked (the report's between_auto).  Auto takes the runs made
     within the hours around OLD and NEW (near_in_time), or every run of the
-    machine when fewer than 3 are there."""
+    machine when fewer than 3 are there ("_window_why": few) or OLD or NEW
+    has no slice times to place the hours by (untimed: in-run results)."""
     auto = path == "auto"
     if not auto and not os.path.isdir(path):
         raise BadInput("--between '%s': no such directory" % path)
@@ -271,12 +272,12 @@ def load_between(path, old, new):
             return None, {"looked_in": [rel(x) for x in places], "found": len(use),
                           "needed": AUTO_MIN, "other_dirs": other}
         near, win = near_in_time(use, old, new)
-        far = 0
+        far, why = 0, None if win is not None else "untimed"
         if win is not None and len(near) >= AUTO_MIN:
             far = len(use) - len(near)
             use = near
         elif win is not None:
-            win = None              # too few near: every run of the machine
+            win, why = None, "few"  # too few near: every run of the machine
         rs = sorted(use, key=lambda r: os.path.basename(r["_path"]))
     elif len(rs) < 3:
         raise BadInput("--between '%s': %d runs of OLD's method, matrix, settings and slice"
@@ -288,6 +289,7 @@ def load_between(path, old, new):
     if auto:
         out["_window"] = win
         out["_far"] = far
+        out["_window_why"] = why
     return out, None
 
 

@@ -457,6 +457,19 @@ NEW" "$tmp/c_farmd.out"; then
 else
 	ktap_fail "--between auto, none near" "exit $(rc_of c_far): $(head -2 "$tmp/c_far.err")"
 fi
+# in-run results have no slice times: auto takes every run of the machine and
+# says why (the 5 in-run default runs of ab-campaign-2026-11-25: 3 beside)
+IR=results/ab-campaign-2026-11-25/default
+run_cmp c_inrun "$IR/20261125T064435Z-vm-default" "$IR/20261125T065840Z-vm-default" \
+	--between auto
+if [ "$(rc_of c_inrun)" = 0 ] && grep -q "over the 3 runs .*; every run of this machine: OLD \
+or NEW has no slice times (in-run results) to place the hours around them by" \
+	"$tmp/c_inrun.out"; then
+	ktap_ok "--between auto, in-run results: every run of the machine, the reason said"
+else
+	ktap_fail "--between auto, in-run" "exit $(rc_of c_inrun): $(grep -m1 -o 'over the [0-9]* \
+runs.*' "$tmp/c_inrun.out" | cut -c1-200)"
+fi
 # compare_power.py --between-others: each comparison's term from the other runs
 mkdir "$tmp/pwb"
 for r in $(ls "$tmp/cal" | sed -n 1,5p); do ln -s "$(readlink "$tmp/cal/$r")" "$tmp/pwb/$r"; done
