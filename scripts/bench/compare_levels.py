@@ -40,12 +40,14 @@ def mark_rounds(runs):
     committed slices runs, 89 of 345 had such a pair (19 of the 19 default
     runs of 2026-11-27, results/compare-rounds-2026-11-28).  Records
     without times get none."""
+    def unit(r):
+        return (r["tx_mode"], r["rx_mode"], r.get("family"), unit_of(r))
     start = {}
     for r in runs:
         t = number((r.get("times") or {}).get("start"))
         if t is None:
             return
-        u = (r["tx_mode"], r["rx_mode"], r.get("family"), r.get("run_id", r.get("rep")))
+        u = unit(r)
         start[u] = min(start.get(u, t), t)
     rnd, seen, of = 0, set(), {}
     for u in sorted(start, key=lambda x: (start[x], str(x))):
@@ -54,8 +56,12 @@ def mark_rounds(runs):
         seen.add(u[:3])
         of[u] = rnd
     for r in runs:
-        r["_round"] = of[(r["tx_mode"], r["rx_mode"], r.get("family"),
-                          r.get("run_id", r.get("rep")))]
+        r["_round"] = of[unit(r)]
+
+
+def unit_of(r):
+    """A record's unit within its pair: its run_id, else its rep."""
+    return r.get("run_id", r.get("rep"))
 
 
 def pair_levels(runs):
@@ -67,9 +73,9 @@ def pair_levels(runs):
         v = number(r.get("rx_MBps"))
         if v is None or v <= 0:
             continue
-        x = by.setdefault(r.get("run_id", r.get("rep")), {})
+        x = by.setdefault(unit_of(r), {})
         x[r["setting"]] = v
-        x["round"] = r.get("_round") if x.get("round", 0) is not None else None
+        x.setdefault("round", r.get("_round"))      # one per unit (mark_rounds)
     units = [x for _, x in sorted(by.items(), key=unit_order) if "A" in x]
     rounds = [x.get("round") for x in units]
     return Units.of([math.sqrt(x["A"] * x["B"]) if "B" in x else x["A"] for x in units],
@@ -135,18 +141,18 @@ def reference_of(k, keys, by_kind, left_out):
 def relative_levels(levels, by_kind=False, left_out=()):
     """pair -> its units' levels, each divided by its reference in the same
     round (one slice pair or run of every pair, seconds apart; Units.rounds,
-    else the k-th unit of every pair; reference_of).  Runs minutes apart move every pair's level together (two
-    quiet default runs of 2026-11-23, 5 minutes apart: +4% to +37% for all
-    13 pairs), which the ratio takes out; what it keeps is a change of one
-    pair against the rest.  The reference of a unit is the geometric mean of
-    the reference pairs' levels in it when all of them have it; when only
-    some do, of theirs each taken against its place among them (ref_scale):
-    the same scale.  Why: a pair stops when its interval is narrow enough
-    (and may come back for the budget's leftover), so later rounds have fewer
-    of its mates (for tcp -> tcp, of every other
-    pair), and a geometric mean of whichever were there changed scale with
-    them (sendto and sendmmsg differ by a third).  A unit that fewer than 2
-    reference pairs have is left out."""
+    else the k-th unit of every pair; reference_of).  Runs minutes apart
+    move every pair's level together (two quiet default runs of 2026-11-23,
+    5 minutes apart: +4% to +37% for all 13 pairs), which the ratio takes
+    out; what it keeps is a change of one pair against the rest.  The
+    reference of a unit is the geometric mean of the reference pairs' levels
+    in it when all of them have it; when only some do, of theirs each taken
+    against its place among them (ref_scale): the same scale.  Why: a pair
+    stops when its interval is narrow enough (and may come back for the
+    budget's leftover), so later rounds have fewer of its mates (for tcp ->
+    tcp, of every other pair), and a geometric mean of whichever were there
+    changed scale with them (sendto and sendmmsg differ by a third).  A unit
+    that fewer than 2 reference pairs have is left out."""
     by_round = by_rounds(levels)
     out = {}
     for k, xs in levels.items():

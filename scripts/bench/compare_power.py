@@ -92,25 +92,18 @@ def verdicts(old, new, opts, calib=None):
     return v, rep
 
 
-def calibration(members, i, j, near=False):
+def calibration(members, i, j, sides=None):
     """ab_compare --between's runs for comparing sides I and J: every run of
-    the campaign but theirs (MEMBERS: each side's runs, in order); NEAR
-    (--between-near): of those, the runs made within the hours around the
-    two sides' (compare_runs.near_in_time, as --between auto takes them),
-    every one when fewer than 3 are there."""
+    the campaign but theirs (MEMBERS: each side's runs, in order); with
+    SIDES (--between-near: the two sides' results), of those the runs made
+    within the hours around them (compare_runs.near_in_time, as --between
+    auto takes them), every one when fewer than 3 are there."""
     rest = [r for x, rs in enumerate(members) if x not in (i, j) for r in rs]
-    if near:
-        sides = [ac.merge_runs("side", members[x], "DIR") for x in (i, j)]
-        close, _ = cr.near_in_time(rest, sides[0], sides[1])
+    if sides:
+        close, _ = cr.near_in_time(rest, *sides)
         if len(close) >= cr.AUTO_MIN:
             rest = close
     return ac.merge_runs("the other runs", rest, "DIR") | {"_other": 0}
-
-
-def apart(a, b):
-    """Seconds from the start of run A to that of run B (made), or None."""
-    ma, mb = cr.made(a), cr.made(b)
-    return None if ma is None or mb is None else abs(mb[0] - ma[0])
 
 
 def evaluate(runs, factor, all_pairs, opts, members=None, near=False, within=None):
@@ -122,7 +115,9 @@ def evaluate(runs, factor, all_pairs, opts, members=None, near=False, within=Non
     idx = [(i, j) for i in range(len(runs)) for j in range(i + 1, len(runs))] \
         if all_pairs else [(i, i + 1) for i in range(len(runs) - 1)]
     if within is not None:
-        idx = [(i, j) for i, j in idx if (apart(runs[i], runs[j]) or 0) <= within]
+        start = [(cr.made(r) or [None])[0] for r in runs]
+        idx = [(i, j) for i, j in idx if None in (start[i], start[j])
+               or abs(start[j] - start[i]) <= within]
         if not idx:
             raise ac.BadInput("--within %g: no two runs start that close; allowed more hours"
                               % (within / 3600.0))
@@ -138,7 +133,7 @@ def evaluate(runs, factor, all_pairs, opts, members=None, near=False, within=Non
             groups.append(("%s -> every rx" % tx, ks))
     same, found, others, rep0, false = 0, {}, {}, None, {}
     for i, j in idx:
-        calib = calibration(members, i, j, near) if members else None
+        calib = calibration(members, i, j, near and (runs[i], runs[j])) if members else None
         v, rep = verdicts(runs[i], runs[j], opts, calib)
         rep0 = rep0 or rep
         same += any(x != "within noise" for x in v.values())

@@ -272,12 +272,14 @@ def load_between(path, old, new):
             return None, {"looked_in": [rel(x) for x in places], "found": len(use),
                           "needed": AUTO_MIN, "other_dirs": other}
         near, win = near_in_time(use, old, new)
-        far, why = 0, None if win is not None else "untimed"
-        if win is not None and len(near) >= AUTO_MIN:
+        far, why = 0, None
+        if win is None:
+            why = "untimed"         # every run of the machine
+        elif len(near) < AUTO_MIN:
+            win, why = None, "few"  # every run of the machine
+        else:
             far = len(use) - len(near)
             use = near
-        elif win is not None:
-            win, why = None, "few"  # too few near: every run of the machine
         rs = sorted(use, key=lambda r: os.path.basename(r["_path"]))
     elif len(rs) < 3:
         raise BadInput("--between '%s': %d runs of OLD's method, matrix, settings and slice"
@@ -307,8 +309,8 @@ def next_hint(root):
     rs.sort(key=lambda x: x[:2])
     new = rs.pop()
     mine = (matrix_key(new[2]), machine_key(new[2]))
-    same = [d for _, d, r in rs if (matrix_key(r), machine_key(r)) == mine]
-    own = [new[1]] + same[-1:]
+    same = [(d, r) for _, d, r in rs if (matrix_key(r), machine_key(r)) == mine]
+    own = [new[1]] + [d for d, _ in same[-1:]]
     ids, others = {run_id(d) for d in own} - {None}, []
     for real, r in loaded(root, "--next", {os.path.realpath(d) for d in own}, tree=True,
                           want={conf_key(new[1])}):
@@ -319,8 +321,7 @@ def next_hint(root):
         if rid is not None:
             ids.add(rid)
     n = len(others)
-    near, win = near_in_time(others, [r for _, d, r in rs if d == same[-1]][0], new[2]) \
-        if same else (others, None)
+    near, win = near_in_time(others, same[-1][1], new[2]) if same else (others, None)
     if win is not None and AUTO_MIN <= len(near) < n:
         joins = (", %d of them made within the hours around the two (%s to %s UTC): their"
                  " spread joins the between-run term (BETWEEN=auto)" % (
@@ -338,7 +339,7 @@ def next_hint(root):
                     PROG, rel(root), rel(new[1]), n, "" if n == 1 else "s", joins))
     return ("%s: make compare OLD=%s NEW=%s compares it with the run before; %d other run%s"
             " of this machine and matrix in and below %s%s" % (
-                PROG, rel(same[-1]), rel(new[1]), n, "" if n == 1 else "s", rel(root), joins))
+                PROG, rel(same[-1][0]), rel(new[1]), n, "" if n == 1 else "s", rel(root), joins))
 
 
 def rel(path):
