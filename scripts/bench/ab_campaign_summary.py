@@ -326,10 +326,13 @@ def default(rs):
         tally["all"] += bool(ps) and met == len(ps)
         if isinstance(r.get("wall_s"), (int, float)):
             tally["walls"].append(r["wall_s"])
-        L.append("- %s: wall %s s, %d runs, target ±3%% in %d of %d pairs (%d of %d of the "
+        at = (r.get("interval") or {}).get("target_at_s")
+        L.append("- %s: wall %s s%s, %d runs, target ±3%% in %d of %d pairs (%d of %d of the "
                  "pairs the setting does not touch), half-widths median ±%.1f%%; varied "
                  "between runs: %s" % (
-                     r["_dir"], r.get("wall_s"), n_runs(r), met, len(ps), si_met, len(si),
+                     r["_dir"], r.get("wall_s"),
+                     " (every pair decided after %.0f s)" % at if at is not None else "",
+                     n_runs(r), met, len(ps), si_met, len(si),
                      statistics.median(hw) if hw else float("nan"),
                      ", ".join("%s->%s" % (p["tx_mode"], p["rx_mode"]) for p in ps
                                if p["ci"]["varies"]) or "none"))

@@ -422,6 +422,11 @@ def interval_info(conf, opts, ab):
             "max_reps": opts["max_reps"],
             "budget_s": float(conf["budget"]) if conf.get("budget") else None,
             "stop": conf.get("stop") or None,
+            # every pair decided after this many seconds (None: not all
+            # were); with after_target "rounds" the rest of the budget went
+            # to rounds of every pair
+            "target_at_s": float(conf["target_at"]) if conf.get("target_at") else None,
+            "after_target": conf.get("after_target") or None,
             "half_pct_all": [round(w, 3) for w in widths],
             "half_pct_median": ab_stats.median(widths),
             "reached": sum(1 for a in ab if a.get("target_reached")),

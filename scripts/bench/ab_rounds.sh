@@ -17,14 +17,20 @@
 # band around 1.0 before those wholly beyond it (ab_stats.decided: their
 # verdict given); when every pair left is out of reach, what remains of
 # the budget still goes to the nearest of them (ab_stats.spend_left).  The
-# question is asked of one ab_report.py --serve for the whole run.
+# question is asked of one ab_report.py --serve for the whole run.  Once
+# every pair is decided, with --after-target rounds (the default) the
+# budget left goes to rounds of every pair (below --max-reps): make
+# compare's headline family takes each pair's level against its mates of
+# the same round, and the runs that spent their budget in such rounds
+# found a 20% cut far more often than the same runs cut to their first 6
+# rounds (results/compare-rounds-2026-11-28b).
 # shellcheck shell=bash
 
 declare -a RUN_TX RUN_RX RUN_SET RUN_REP RUN_CFG RUN_DIR RUN_PI RUN_FAM
 declare -A pair_rate
 declare -a pair_reps	# pair index -> pairs of slices planned for it
 n_runs=0 n_meas=0 meas_i=0 run_i=0
-failed=0 cur_set="" cur_pace=none/100 stop_why=
+failed=0 cur_set="" cur_pace=none/100 stop_why= target_at=
 
 fmt_t() { printf -v "$1" '%d:%02d' $(($2 / 60)) $(($2 % 60)); }
 
@@ -188,8 +194,12 @@ below_max() {
 	return 0
 }
 
+# every_pair: the pairs below --max-reps, into todo (the rounds after the
+# target: --after-target rounds)
+every_pair() { mapfile -t todo < <(below_max "${!pairs[@]}"); }
+
 run_rounds() {
-	local round=0 el pend
+	local round=0 el pend decided=
 	local -a todo=("${!pairs[@]}")
 	# fixed -n: every round is planned at once (so the total is known)
 	if [ "$ci" = off ] || [ ${#settings[@]} -lt 2 ]; then
@@ -205,7 +215,16 @@ run_rounds() {
 		run_planned
 		[ "$round" -lt "$reps" ] && continue
 		el=$((${EPOCHREALTIME%.*} - t_mat))
-		if [ "$el" -ge "$budget" ]; then stop_why="budget (${budget} s)"; break; fi
+		if [ "$el" -ge "$budget" ]; then
+			stop_why="${decided:+$decided; then rounds of every pair until the }budget (${budget} s)"
+			break
+		fi
+		if [ -n "$decided" ]; then
+			every_pair
+			[ ${#todo[@]} -gt 0 ] && continue
+			stop_why="$decided; then rounds of every pair until max-reps ($max_reps)"
+			break
+		fi
 		if ! pend=$(pending_pairs "$el"); then
 			ug_err "ab_report.py --pending failed: stopping after round $round"
 			stop_why="error (ab_report.py --pending failed)"
@@ -223,6 +242,16 @@ run_rounds() {
 				stop_why="target reached or max-reps ($max_reps)"
 			[ -s "$resdir/out_of_reach" ] &&
 				stop_why="$stop_why or out of reach (the budget left went to the nearest)"
+			target_at=$el
+			if [ "$after_target" = rounds ]; then
+				every_pair
+				if [ ${#todo[@]} -gt 0 ]; then
+					decided="$stop_why after $el s"
+					echo "$ug_prog: round $round done: every pair decided after $el s;" \
+						"the budget left goes to rounds of every pair (--after-target rounds)" >&2
+					continue
+				fi
+			fi
 			break
 		fi
 		echo "$ug_prog: round $round done: ${#todo[@]} pair(s) above ±${ci#*,}%" >&2

@@ -91,6 +91,9 @@ def headline(res):
                      for a in ab if not a["target_reached"]]
             if short:
                 line += "; stopped short: " + ", ".join(short)
+            if ci.get("target_at_s") is not None and ci.get("after_target") == "rounds":
+                line += " (every pair decided after %.0f s; the budget left went to more " \
+                        "rounds of every pair, for make compare)" % ci["target_at_s"]
         t = res["timing"]
         L.append(line + ". Wall time %.0f s%s." % (
             t["wall_s"], " (budget %.0f s of measuring)" % ci["budget_s"] if ci["budget_s"]

@@ -48,6 +48,10 @@ usage: $ug_prog [options]
   --max-reps N       with --ci: at most N pairs of slices per tx/rx pair (2..200, 200)
   --budget SECS      with --ci: start no new round after SECS of measuring
                      (10..86400, default 260: make run in under 5 minutes)
+  --after-target W   slices with --ci, once every pair is decided (within the
+                     target, out of reach or at --max-reps): rounds (default:
+                     the budget left goes to more rounds of every pair, which
+                     make compare's verdicts need) or stop
   -n, --reps N       repetitions per configuration, A and B interleaved (1..50, 3;
                      6 with the default --method auto);
                      with --ci the minimum; -n without --ci means --ci off
@@ -142,7 +146,7 @@ tx_threads=1 tx_sockets=1 rx_reuseport=1
 channels= flowhash=0 irq_cpus= rps= xps= tx_cpu= rx_cpu= rmem= wmem=
 label= out_root=$UG_TOP/results use_perf=1 use_plots=1 dry=0 family=4
 idle_ms=2000
-metric= ci=95,3 ci_given=0 reps_given=0 max_reps=200 budget=260 rate= rate_a=100 warmup=1 pin=1
+metric= ci=95,3 ci_given=0 reps_given=0 max_reps=200 budget=260 after_target=rounds rate= rate_a=100 warmup=1 pin=1
 cmdline="$0"
 for a in "$@"; do cmdline+=" $(printf '%q' "$a")"; done
 # one trap scheme (lib.sh): nothing deferred yet, a signal just ends the run
@@ -180,6 +184,9 @@ while [ $# -gt 0 ]; do
 	      [ "$ci" = off ] || ci_check "$ci" ;;
 	--max-reps) need_arg "$1" $#; int_in "$1" "$2" 2 200; max_reps=$2; shift ;;
 	--budget) need_arg "$1" $#; int_in "$1" "$2" 10 86400; budget=$2; shift ;;
+	--after-target) need_arg "$1" $#; after_target=$2; shift
+		case "$after_target" in rounds | stop) ;;
+		*) ug_die "--after-target '$after_target': allowed rounds, stop" ;; esac ;;
 	--rate) need_arg "$1" $#; rate=$2; shift; rate_check "$rate" ;;
 	--rate-a) need_arg "$1" $#; int_in "$1" "$2" 55 100; rate_a=$2; shift ;;
 	--metric) need_arg "$1" $#; metric=$2; shift
@@ -502,6 +509,8 @@ if [ "$dry" = 1 ]; then
 		"$([ "$ci" = off ] && echo "$reps reps, $n_fixed runs of ${secs}s" ||
 		   echo "interval ${ci%,*}% within ±${ci#*,}%: $reps..$max_reps reps of ${secs}s slices, budget ${budget}s")"
 	echo "method: $method$([ "$method" = inrun ] && echo " (windows of ${ir_window} ms, $ir_pairs_per_run A/B pairs per run, $reps..$max_reps runs per pair)")"
+	[ "$ci" = off ] || [ "$method" = inrun ] ||
+		echo "after the target: $after_target$([ "$after_target" = rounds ] && echo " (the budget left goes to rounds of every pair)")"
 	echo "warm-up: $([ "$warmup" = 1 ] && echo "one slice per setting per pair" || echo none);" \
 		"pinned: tx ${tx_cpu:--} rx ${rx_cpu:--}$([ -n "$rate" ] && echo "; rate $rate (A at $rate_a%)")"
 	echo "families: $families$([ -z "${fam_size[6]:-}" ] || echo " (IPv6 datagrams of ${fam_size[6]} bytes)")"
@@ -721,6 +730,8 @@ write_conf() {
 	echo "max_reps=$([ "$ci" = off ] && echo "$reps" || echo "$max_reps")"
 	echo "budget=$([ "$ci" = off ] || echo "$budget")"
 	echo "stop=$stop_why"
+	echo "after_target=$([ "$ci" = off ] || [ "$method" = inrun ] || echo "$after_target")"
+	echo "target_at=$target_at"
 	echo "warmup=$warmup"
 	echo "tx_cpu=$tx_cpu"
 	echo "rx_cpu=$rx_cpu"

@@ -4,7 +4,8 @@
 # (scripts/bench/ab_rounds.sh) with its slices and its ab_report.py
 # question stubbed: which pairs each round plans, the numbering of a
 # pair's slices (its own pairs, 1..N, A and B each), warm-up once per pair,
-# --max-reps per pair (not per round), the budget, and a failed question.
+# --max-reps per pair (not per round), the budget, a failed question, and
+# --after-target (once every pair is decided: rounds of every pair, or stop).
 # No root, no network.
 #
 #   scripts/tests/ab_rounds_test.sh
@@ -15,7 +16,7 @@ ug_no_args "$@"
 # what ab_rounds.sh takes from udpgso_ab.sh
 pairs=("a plain 4" "b plain 4" "c plain 4")
 settings=(A B)
-warmup=1 rate="" rate_pct="" ci=95,3 reps=2 max_reps=8 budget=100000
+warmup=1 rate="" rate_pct="" ci=95,3 reps=2 max_reps=8 budget=100000 after_target=stop
 n_configs=6 resdir=$(mktemp -d) tmp="" py_stats=true AB_DIR=/nonexistent dev_tx=none
 trap 'rm -rf "$resdir"' EXIT
 apply_setting() { return 0; }
@@ -26,7 +27,11 @@ L() { "$@"; }
 # is the rule the test sets (ask_rule), from the slices run so far
 declare -a ran
 asked() { wc -l <"$resdir/asked"; }
-run_one() { ran+=("$3 $5 $6 ${RUN_DIR[$1]:--}"); }
+# a measured slice takes SLICE_S seconds of the budget (t_mat moves back)
+run_one() {
+	ran+=("$3 $5 $6 ${RUN_DIR[$1]:--}")
+	[ -n "${RUN_DIR[$1]}" ] || t_mat=$((t_mat - ${SLICE_S:-0}))
+}
 pend_start() { return 0; }
 pend_stop() { return 0; }
 reps_of() { printf '%s\n' "${ran[@]}" | awk -v t="$1" '$1 == t && $4 == "-" && $2 == "A"' | wc -l; }
@@ -46,10 +51,11 @@ rule_skip() {
 	return 0
 }
 rule_fail() { return 1; }
+rule_none() { return 0; }
 rule_all() { printf '%s\n' "${pairs[@]}"; }
 
 reset() {
-	ran=() n_runs=0 n_meas=0 meas_i=0 run_i=0 failed=0 cur_set="" stop_why=
+	ran=() n_runs=0 n_meas=0 meas_i=0 run_i=0 failed=0 cur_set="" stop_why= target_at=
 	pair_reps=()
 	RUN_TX=() RUN_RX=() RUN_SET=() RUN_REP=() RUN_CFG=() RUN_DIR=() RUN_PI=() RUN_FAM=()
 	rm -f "$resdir/out_of_reach"
@@ -96,6 +102,38 @@ run_case rule_skip "$now" a 3 b 8 c 8
 case "$stop_why" in "target reached or max-reps (8)") ;; *) why+="stop '$stop_why'; " ;; esac
 report "--max-reps per pair: a pair that skipped rounds still gets its 8 pairs" \
 	"--max-reps per pair"
+
+# --after-target rounds: once decided, every pair goes on (up to --max-reps),
+# with no more questions
+after_target=rounds
+run_case rule_skip "$now" a 8 b 8 c 8
+n=$(asked)
+case "$stop_why" in "target reached or max-reps (8) after "*" s; then rounds of every pair until max-reps (8)") ;;
+*) why+="stop '$stop_why'; " ;; esac
+[ -n "$target_at" ] || why+="no target_at; "
+after_target=stop
+run_case rule_skip "$now" a 3 b 8 c 8
+[ "$(asked)" = "$n" ] || why+="asked $n times with rounds after the target, $(asked) without; "
+report "--after-target rounds: every pair to --max-reps once decided, no question more" \
+	"--after-target rounds to max-reps"
+
+# ... and until the budget: 1 s a slice, 6 a round, decided at the first
+# question (12 s; 13 when the clock's second turns during the case), rounds
+# until 102 s >= 100
+after_target=rounds budget=100 max_reps=50 SLICE_S=1
+run_case rule_none "${EPOCHREALTIME%.*}" a 17 b 17 c 17
+case "$stop_why" in "target reached after 1"[23]" s; then rounds of every pair until the budget (100 s)") ;;
+*) why+="stop '$stop_why'; " ;; esac
+case "$target_at" in 1[23]) ;; *) why+="target_at '$target_at', want 12; " ;; esac
+[ "$(asked)" = 1 ] || why+="asked $(asked) times, want 1; "
+report "--after-target rounds: the budget left in rounds of every pair, the target's time kept" \
+	"--after-target rounds to the budget"
+after_target=stop
+run_case rule_none "${EPOCHREALTIME%.*}" a 2 b 2 c 2
+[ "$stop_why" = "target reached" ] || why+="stop '$stop_why'; "
+case "$target_at" in 1[23]) ;; *) why+="target_at '$target_at', want 12; " ;; esac
+report "--after-target stop: the run ends when every pair is decided" "--after-target stop"
+after_target=stop budget=100000 max_reps=8 SLICE_S=0
 
 run_case rule_all $((now - budget))
 [ "$(asked)" = 0 ] || why+="asked $(asked) times after the budget; "

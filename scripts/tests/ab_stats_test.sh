@@ -133,6 +133,7 @@ bad "--window not a multiple of 100" "--window 250: allowed a multiple of 100" -
 bad "--window-pairs 0" "--window-pairs 0: out of range, allowed 1..20" --window-pairs 0
 bad "--method inrun with one setting" "--method inrun: needs two settings" --method inrun --preset none
 bad "--budget 5" "--budget 5" --budget 5
+bad "--after-target unknown" "--after-target 'more': allowed rounds, stop" --after-target more
 bad "a rate above what the device can take" "--rate 20G" --rate 20G
 bad "a rate in bytes above it" "--rate 2GB" --rate 2GB
 bad "a share above 100%" "--rate 150%" --rate 150%
