@@ -68,6 +68,14 @@ def ab_ci(a, b, opts):
             out["stopped_by"] = "target"
         elif out["reps_taken"] >= opts["max_reps"]:
             out["stopped_by"] = "max-reps"
+        elif opts.get("target_at") is not None and opts.get("after_target") == "rounds":
+            # every pair was decided (within the target, out of reach or at
+            # max-reps) when the rounds after the target began; one neither
+            # out of reach (mark_out_of_reach) nor at max-reps now was
+            # within the target then
+            out["stopped_by"] = ("within the target when every pair was decided (after "
+                                 "%.0f s), wider after the rounds that followed"
+                                 % opts["target_at"])
         else:
             out["stopped_by"] = opts.get("stop") or "budget"
     return out
@@ -81,7 +89,9 @@ def ci_opts(conf):
             "max_reps": int(conf.get("max_reps") or conf.get("reps", "3")),
             "metric": {"mbps": "rx_MBps", "cost": "cpu_cost_per_GiB"}.get(
                 conf.get("metric") or "", "cpu_cost_per_GiB" if conf.get("rate") else "rx_MBps"),
-            "stop": conf.get("stop")}
+            "stop": conf.get("stop"),
+            "target_at": float(conf["target_at"]) if conf.get("target_at") else None,
+            "after_target": conf.get("after_target") or None}
 
 
 def aggregate(runs, settings, opts):

@@ -12,7 +12,8 @@ and the verdict, named in summary.md with the interval without it beside
 (not a verdict); the slices as runs (issue 26): run_id and window by time,
 each pair's run_ratios, n_runs and spread on known ratios, the verdict
 line's range, and ab_results_check.py naming each of them missing or
-wrong; the --serve protocol (an answer per request, each log parsed
+wrong; a pair within the target when every pair was decided and wider
+after the rounds that followed, named so; the --serve protocol (an answer per request, each log parsed
 once).  One PASS/FAIL line per test
 (ab_report_test.sh makes them TAP)."""
 import argparse
@@ -153,6 +154,37 @@ def aggregate_paired_ratios_of_common_repetitions():
          {1: 2.0, 2: 3.0})
     same(e["stopped_by"], "fixed reps (-n)")
 
+
+
+@test
+def a_pair_wider_after_the_rounds_after_the_target_says_so():
+    # every pair decided after 81 s, then rounds to the budget: a pair not
+    # within +-3% at the end, neither out of reach nor at max-reps, was
+    # within it when decided and widened; with --after-target stop (or no
+    # target time) it stopped on the budget as before
+    import ab_summary
+    conf = {"ci": "95,3", "reps": "3", "max_reps": "200", "stop": "target reached after "
+            "81 s; then rounds of every pair until the budget (260 s)", "target_at": "81",
+            "after_target": "rounds"}
+    o = R.ci_opts(conf)
+    same((o["target_at"], o["after_target"], o["width"]), (81.0, "rounds", 3.0))
+    mb = {1: (100.0, 100.0), 2: (110.0, 100.0), 3: (92.0, 100.0), 4: (104.0, 100.0)}
+    runs = [run(s, rep, ab[i], 1.0, GIB) for rep, ab in mb.items()
+            for i, s in enumerate("AB")]
+    _, ab = R.aggregate(runs, ["A", "B"], o)
+    same(ab[0]["target_reached"], False)
+    same(ab[0]["stopped_by"], "within the target when every pair was decided (after 81 s), "
+         "wider after the rounds that followed")
+    line = ab_summary.pair_line(ab[0], 13)
+    same("target not reached (within the target when every pair was decided" in line, True)
+    # out of reach when decided: the out-of-reach words win
+    R.mark_out_of_reach(ab, {("gso-cmsg", "gro", 4): (40, 6.5)})
+    same(ab[0]["stopped_by"], "out of reach: ~40 pairs needed at sd 6.5%")
+    for c, want in ((dict(conf, after_target="stop"), conf["stop"]),
+                    (dict(conf, target_at=""), conf["stop"]),
+                    (dict(conf, max_reps="4"), "max-reps")):
+        _, ab = R.aggregate(runs, ["A", "B"], R.ci_opts(c))
+        same(ab[0]["stopped_by"], want)
 
 
 @test
