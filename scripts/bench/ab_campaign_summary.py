@@ -15,8 +15,9 @@ A/A: at most 5% of pairs called "real", at most 1 run in 20 with any false
 call; known effect (A at 97% of B): found (real, A slower) in at least 80%
 of runs' pairs, the interval covering the true ratio in at least 95%: the
 pacer's own A/B (pacer_truth, per run) where the slices' pace lines give it,
-and the nominal 0.97 beside it.  Says how many runs, over how long, and
-whether each target was met: never more."""
+and the nominal 0.97 beside it, that coverage split by whether the pacer
+held its model in every slice of the pair (pacer_fit).  Says how many
+runs, over how long, and whether each target was met: never more."""
 import argparse
 import glob
 import json
@@ -214,22 +215,24 @@ def secondary(rs, title, true=None):
     return [line]
 
 
-def pacer_truth(r, p):
-    """The true A/B of rx MB/s of pair p in the known-effect slices run r,
-    from the pacer: a slice starts with a full tbf bucket (b bytes on the
-    wire, b*size/(size+headers) of payload), so over its receiver's window T
-    the payload received is R*T + b_payload and its rx MB/s R + b_payload/T.
-    The true ratio of a slice pair is (R_A + bA/T_A)/(R_B + bB/T_B), with R
+PACER_FIT = 0.001	# a slice within 0.1% of its pace model: the pacer held
+
+
+def pacer_slices(r, p):
+    """Each slice of pair p in the known-effect slices run r that its
+    interval used: {rep: {setting: (model, measured)}} in bytes/s of
+    payload, or None when it cannot be said (no pace, a slice missing).
+    A slice starts with a full tbf bucket (b bytes on the wire,
+    b*size/(size+headers) of payload), so over its receiver's window T the
+    model passes R*T + b_payload and its rx MB/s is R + b_payload/T, with R
     and b as each slice's pace line set them and T its receiver's window
-    (rx bytes / rx MB/s: time, not the bytes under test; the measured rx MB/s
-    moves with T fully, this with its b/(R T) share, 2.5% at 5 MB/s in 1 s);
-    the run's is their geometric mean over the pairs in its interval.  0.970
-    exactly only when A's bucket is scaled with its rate and T_A = T_B; the
-    bytes left of this model were within 1e-4 of a slice's on a quiet
-    machine (results/ab-campaign-2026-11-26q/README.md).  R and b are each
-    slice record's pace (ab_slice.py, from its raw log's pace line; one
-    without burst is from before 2026-11-26, when every bucket was 131072).
-    None when it cannot be said (in-run runs, no pace)."""
+    (rx bytes / rx MB/s: time, not the bytes under test; the measured rx
+    MB/s moves with T fully, this with its b/(R T) share, 2.5% at 5 MB/s in
+    1 s).  The bytes left of this model were within 1e-4 of a slice's on a
+    quiet machine (results/ab-campaign-2026-11-26q/README.md).  R and b are
+    each slice record's pace (ab_slice.py, from its raw log's pace line;
+    one without burst is from before 2026-11-26, when every bucket was
+    131072)."""
     size = r.get("size") or 1472
     used = set((p["ci"] or {}).get("reps_used") or [])
     per = {}
@@ -243,11 +246,60 @@ def pacer_truth(r, p):
         pl, hdr = (1448, 66) if x.get("proto") == "tcp" else (size, 42)
         rate, burst = pace["rate_Bps"], pace.get("burst", 131072)
         t = x["rx_bytes"] / (x["rx_MBps"] * 2 ** 20)
-        per.setdefault(x["rep"], {})[x["setting"]] = rate + burst * pl / (pl + hdr) / t
-    logs = [math.log(v["A"] / v["B"]) for v in per.values() if "A" in v and "B" in v]
-    if not logs or len(logs) != len(used):
+        per.setdefault(x["rep"], {})[x["setting"]] = (rate + burst * pl / (pl + hdr) / t,
+                                                      x["rx_MBps"] * 2 ** 20)
+    per = {k: v for k, v in per.items() if "A" in v and "B" in v}
+    if not per or len(per) != len(used):
         return None
+    return per
+
+
+def pacer_truth(r, p):
+    """The true A/B of rx MB/s of pair p in the known-effect slices run r,
+    from the pacer (pacer_slices): the true ratio of a slice pair is
+    (R_A + bA/T_A)/(R_B + bB/T_B), the run's their geometric mean over the
+    pairs in its interval.  0.970 exactly only when A's bucket is scaled
+    with its rate and T_A = T_B.  None when it cannot be said (in-run runs,
+    no pace)."""
+    per = pacer_slices(r, p)
+    if per is None:
+        return None
+    logs = [math.log(v["A"][0] / v["B"][0]) for v in per.values()]
     return math.exp(sum(logs) / len(logs))
+
+
+def pacer_fit(r, p):
+    """How far the slices of pair p strayed from the pace model: the largest
+    |ln(measured / model)| over them (0.02 = 2%), or None.  Beyond
+    PACER_FIT the pacer did not hold its model in some slice (the link idle
+    for part of the window, or the window's end late: 4 ms are 1.5% of a
+    0.27 s window), and the pacer's A/B is not that pair's truth to better
+    than the model's own error."""
+    per = pacer_slices(r, p)
+    if per is None:
+        return None
+    return max(abs(math.log(m / model)) for v in per.values() for model, m in v.values())
+
+
+def fit_line(tr):
+    """Coverage of the pacer's A/B split by whether the pacer held its model
+    in every slice of the pair (pacer_fit): a miss where it held is the
+    interval's; where it did not, the truth is known only to the model's
+    error."""
+    held = [p for p in tr if p["_fit"] <= PACER_FIT]
+    off = [p for p in tr if p["_fit"] > PACER_FIT]
+
+    def cov(ps):
+        return sum(1 for p in ps if p["ci"]["lo"] <= p["_truth"] <= p["ci"]["hi"])
+    line = ("- the pacer held its model (every slice within %.1f%% of R*T + bucket) in %d of "
+            "%d pairs: the interval covers the pacer's A/B in %d of them" % (
+                100 * PACER_FIT, len(held), len(tr), cov(held)))
+    if held:
+        line += " (%.0f%%)" % (100.0 * cov(held) / len(held))
+    if off:
+        line += "; in %d of the %d where a slice strayed (by up to %.1f%%)" % (
+            cov(off), len(off), 100 * max(p["_fit"] for p in off))
+    return line
 
 
 def known(rs, true):
@@ -259,6 +311,7 @@ def known(rs, true):
     for r in rs:
         for p in pairs(r):
             p["_truth"] = pacer_truth(r, p) if r.get("method") != "inrun" else None
+            p["_fit"] = pacer_fit(r, p) if p["_truth"] is not None else None
     found = sum(1 for p in ps if p["ci"]["real"] and p["ci"]["ratio"] < 1.0)
     cov = sum(1 for p in ps if p["ci"]["lo"] <= true <= p["ci"]["hi"])
     tr = [p for p in ps if p["_truth"] is not None]
@@ -278,6 +331,8 @@ def known(rs, true):
                  % (min(p["_truth"] for p in tr), max(p["_truth"] for p in tr), mcov, len(tr),
                     100.0 * mcov / len(tr), "NOT met" if mcov < 0.95 * len(tr) else "met"
                     if len(rs) >= 20 else "not shown: %d runs are too few" % len(rs)))
+    if tr:
+        L.append(fit_line(tr))
     L.append("- found, by load (1-min load average, the higher of the run's start and end): "
              + by_load(rs, lambda p: p["ci"]["real"] and p["ci"]["ratio"] < 1.0))
     L.append("- covered, by load: " + by_load(rs, lambda p: p["ci"]["lo"] <= true
@@ -295,9 +350,9 @@ def known(rs, true):
             for r in rs for p in pairs(r) if not p["ci"]["lo"] <= true <= p["ci"]["hi"]]
     if miss:
         L.append("- not covering %.3f: " % true + "; ".join(miss))
-    miss = ["%s %s->%s %.5f [%.5f-%.5f] pacer %.5f" % (
+    miss = ["%s %s->%s %.5f [%.5f-%.5f] pacer %.5f (slices off the model by up to %.2f%%)" % (
         r["_dir"][:16], p["tx_mode"], p["rx_mode"], p["ci"]["ratio"], p["ci"]["lo"],
-        p["ci"]["hi"], p["_truth"]) for r in rs for p in pairs(r)
+        p["ci"]["hi"], p["_truth"], 100 * p["_fit"]) for r in rs for p in pairs(r)
         if p["_truth"] is not None and not p["ci"]["lo"] <= p["_truth"] <= p["ci"]["hi"]]
     if miss:
         L.append("- not covering the pacer's A/B: " + "; ".join(miss))

@@ -281,6 +281,20 @@ def pacer_truth_of_the_known_effect():
     # a pair of the interval without its slices: no truth
     same(C.pacer_truth(run_of({"A": 127139, "B": 131072}, same3),
                        dict(p, ci={"reps_used": [1, 2, 3, 4]})), None)
+    # the pacer's fit: on the model in every slice, 0; one A slice whose
+    # bytes came in a 2% longer window (the link idle, or its end late):
+    # 1.97%, its model's bucket share over the longer window a little less
+    r = run_of({"A": 127139, "B": 131072}, same3)
+    close(C.pacer_fit(r, p), 0.0, 1e-12)
+    r["runs"][2]["rx_MBps"] *= 0.98
+    close(C.pacer_fit(r, p), 0.01972, 1e-5)
+    ps = [{"_truth": 0.97, "_fit": 0.0002, "ci": {"lo": 0.968, "hi": 0.972}},
+          {"_truth": 0.97, "_fit": 0.0005, "ci": {"lo": 0.960, "hi": 0.965}},
+          {"_truth": 0.97, "_fit": 0.021, "ci": {"lo": 0.965, "hi": 0.968}},
+          {"_truth": 0.97, "_fit": 0.015, "ci": {"lo": 0.969, "hi": 0.971}}]
+    same(C.fit_line(ps), "- the pacer held its model (every slice within 0.1% of R*T + "
+         "bucket) in 2 of 4 pairs: the interval covers the pacer's A/B in 1 of them (50%); "
+         "in 1 of the 2 where a slice strayed (by up to 2.1%)")
 
 
 @test
