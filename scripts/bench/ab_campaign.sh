@@ -19,7 +19,10 @@
 #                                [--rx LIST] [--budget SECS] [--gap SECS]
 #   --rounds N     rounds of every kind (1..100, default 3)
 #   --kinds LIST   comma-separated of default, aa, known (default all three)
-#   --rate RATE    the known effect's rate of B (udpgso_ab.sh --rate; default 5MB)
+#   --rate RATE    the known effect's rate of B (udpgso_ab.sh --rate; default 50MB:
+#                  at 5MB a 64 KiB GSO packet leaves tbf in 13 ms steps, 5% of a
+#                  0.25 s slice, and the pacer's own A/B is known only to 0.1-0.9%,
+#                  results/known-rate-2026-11-28/)
 #   --until HH:MM  start no run after this UTC time
 #   --out DIR      default results/ab-campaign-DATE
 #   --tx LIST, --rx LIST  the aa and known runs on these tx and rx modes only
@@ -47,7 +50,7 @@ usage() {
 		"[--host-noise SECS]" >&2
 	exit 1
 }
-rounds=3 kinds=default,aa,known rate=5MB until= out= txl= rxl= budget= gap=0 hn=0
+rounds=3 kinds=default,aa,known rate=50MB until= out= txl= rxl= budget= gap=0 hn=0
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--rounds) rounds=${2:-}; shift 2 || usage ;;

@@ -30,7 +30,7 @@ declare -a RUN_TX RUN_RX RUN_SET RUN_REP RUN_CFG RUN_DIR RUN_PI RUN_FAM
 declare -A pair_rate
 declare -a pair_reps	# pair index -> pairs of slices planned for it
 n_runs=0 n_meas=0 meas_i=0 run_i=0
-failed=0 cur_set="" cur_pace=none/100 stop_why= target_at=
+failed=0 cur_set="" cur_pace=none/100/ stop_why= target_at=
 
 fmt_t() { printf -v "$1" '%d:%02d' $(($2 / 60)) $(($2 % 60)); }
 
@@ -60,10 +60,15 @@ plan_round() {	# PAIR_INDEX...: one more pair of slices each (its next rep)
 	done
 }
 
-# pace_for N: the pacing of slice N (a tbf rate, or none), set when it changes
+# pace_for N: the pacing of slice N (a tbf rate, or none), set when it changes;
+# the tbf rate counts the wire's headers, TCP's not UDP's (wire_bps), so a
+# TCP slice after a UDP one at the same payload rate needs its own (until
+# 2026-11-28 the key was the payload rate alone: the first slice of a pair
+# after the other protocol's ran 1.6% off its pace line)
 pace_for() {
-	local n=$1 key want pct=100
+	local n=$1 key want pct=100 proto=udp
 	if [ -z "$rate" ]; then return 0; fi
+	[ "${RUN_TX[n]}" = tcp ] && proto=tcp
 	key=${RUN_TX[n]}/${RUN_RX[n]}
 	[ "${RUN_FAM[n]}" = 4 ] || key+=/v${RUN_FAM[n]}
 	if [ -n "$rate_pct" ] && [ -n "${RUN_DIR[n]}" ]; then
@@ -80,15 +85,16 @@ pace_for() {
 		[ "${RUN_SET[n]}" = A ] && want=$((want * rate_a / 100)) pct=$rate_a
 	fi
 	# A's bucket is scaled as its rate (pace_set's PCT): both make the pacing
-	[ "$want/$pct" = "$cur_pace" ] && return 0
+	[ "$want" = none ] && proto=
+	[ "$want/$pct/$proto" = "$cur_pace" ] && return 0
 	if [ "$want" = none ] || [ "$want" -le 0 ]; then
 		L tc qdisc del dev "$dev_tx" root </dev/null >/dev/null 2>&1
 		pace_line=
 	else
-		pace_set "$want" "$([ "${RUN_TX[n]}" = tcp ] && echo tcp || echo udp)" "$pct" ||
+		pace_set "$want" "$proto" "$pct" ||
 			{ ug_err "tc qdisc replace dev $dev_tx root tbf failed"; return 1; }
 	fi
-	cur_pace=$want/$pct
+	cur_pace=$want/$pct/$proto
 }
 
 # run_planned: every planned slice not run yet

@@ -5,7 +5,8 @@
 # question stubbed: which pairs each round plans, the numbering of a
 # pair's slices (its own pairs, 1..N, A and B each), warm-up once per pair,
 # --max-reps per pair (not per round), the budget, a failed question, and
-# --after-target (once every pair is decided: rounds of every pair, or stop).
+# --after-target (once every pair is decided: rounds of every pair, or stop),
+# and the pacing's tbf set anew when the rate or the protocol changes.
 # No root, no network.
 #
 #   scripts/tests/ab_rounds_test.sh
@@ -145,6 +146,22 @@ run_case rule_fail "$now"
 case "$stop_why" in error*) ;; *) why+="stop '$stop_why'; " ;; esac
 report "a failed question stops the run as an error, never as 'target reached'" \
 	"a failed question"
+
+# pace_for: a new tbf when the payload rate, A's share or the protocol
+# changes (the wire rate counts TCP's headers, not UDP's), none otherwise
+paced=()
+pace_set() { paced+=("$1 $2 $3"); }
+rate=5MB rate_Bps=5000000 rate_a=97 cur_pace=none/100/
+RUN_TX=(- sendto sendto tcp tcp sendto sendto) RUN_RX=(- plain plain tcp tcp gro gro)
+RUN_SET=(- A B B A A A) RUN_FAM=(- 4 4 4 4 4 4) RUN_DIR=(- "" "" "" "" "" "")
+why=
+for i in 1 2 3 4 5 6; do pace_for "$i" || why+="pace_for $i failed; "; done
+got=$(printf '%s;' "${paced[@]}")
+[ "$got" = "4850000 udp 97;5000000 udp 100;5000000 tcp 100;4850000 tcp 97;4850000 udp 97;" ] ||
+	why+="tbf set as '$got'; "
+report "pacing: a new tbf when the rate or the protocol changes, none when neither does" \
+	"pacing by rate and protocol"
+rate=""
 
 ci=off reps=3
 run_case rule_fail "$now"
