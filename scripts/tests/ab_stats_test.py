@@ -298,6 +298,32 @@ def pacer_truth_of_the_known_effect():
 
 
 @test
+def campaign_between_run_term_leave_one_out():
+    # 4 runs of one pair, ln(A/B) 0, +0.01, -0.01, +0.02, each se 0.001 (16
+    # pairs): run 1's interval takes tau from the other three: their
+    # variance 2.333e-4 less se^2 1e-6, tau 0.015242, half-width
+    # hypot(t15 * 0.001, t2 * tau) = 0.065616; with the same A/B in every run
+    # tau is 0 and the interval is the run's own; fewer than 3 others: none
+    import ab_campaign_summary as C
+
+    def rs_of(ys):
+        return [{"ab": [{"tx_mode": "sendto", "rx_mode": "plain", "family": 4,
+                         "ci": {"ratio": math.exp(y), "sd_log": 0.004, "n": 16}}]}
+                for y in ys]
+    rs = rs_of([0.0, 0.01, -0.01, 0.02])
+    x = C.across_runs(rs)
+    lo, hi, tau = x[id(rs[0]["ab"][0])]
+    close(tau, 0.0152425, 1e-6)
+    close(lo, 0.936489, 1e-6)
+    close(hi, 1.067818, 1e-6)
+    rs = rs_of([0.01] * 4)
+    lo, hi, tau = C.across_runs(rs)[id(rs[0]["ab"][0])]
+    same(tau, 0.0)
+    close(math.log(hi) - 0.01, 0.0021314, 1e-7)
+    same(C.across_runs(rs_of([0.0, 0.01, 0.02])), {})
+
+
+@test
 def campaign_default_runs_against_the_target():
     # issue 26's target is met in a run only when every pair the setting does
     # not touch (sendto, sendmmsg, tcp) is within +-3%: one GSO pair short does
