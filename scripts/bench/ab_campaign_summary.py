@@ -290,31 +290,24 @@ def pacer_fit(r, p):
 
 def across_runs(rs):
     """Each pair's interval with a between-run term, leave-one-out: for the
-    pair in run r, tau^2 = max(0, var of ln(A/B) over the other runs of the
-    campaign - their mean se^2) (method of moments, runs as the unit, issue
-    26 point 2), and the interval ln(A/B) +- sqrt((t_n se)^2 + (t_k tau)^2),
-    t_n on the run's own pairs, t_k on the k other runs.  {id(p): (lo, hi,
-    tau)} for the pairs with at least 3 other runs."""
-    import ab_stats
+    pair in run r, ab_across.tau_interval against the other runs of the
+    campaign (tau^2 by the method of moments, runs as the unit, issue 26
+    point 2).  {id(p): (lo, hi, tau)} for the pairs with at least
+    ab_across.MIN_OTHERS other runs."""
+    import ab_across
     by = {}
     for r in rs:
         for p in pairs(r):
-            iv = p["ci"]
-            if iv.get("sd_log") is None or (iv.get("n") or 0) < 2 or not iv.get("ratio"):
-                continue
-            by.setdefault((p["tx_mode"], p["rx_mode"], p.get("family", 4)), []).append(
-                (id(r), p, math.log(iv["ratio"]), iv["sd_log"] / math.sqrt(iv["n"]), iv["n"]))
+            x = ab_across.log_se(p["ci"])
+            if x is not None:
+                by.setdefault((p["tx_mode"], p["rx_mode"], p.get("family", 4)), []).append(
+                    (id(r), p) + x)
     out = {}
     for xs in by.values():
         for rid, p, y, se, n in xs:
-            o = [x for x in xs if x[0] != rid]
-            if len(o) < 3:
-                continue
-            tau2 = max(0.0, statistics.variance([x[2] for x in o])
-                       - sum(x[3] ** 2 for x in o) / len(o))
-            half = math.hypot(ab_stats.t_quantile(0.975, n - 1) * se,
-                              ab_stats.t_quantile(0.975, len(o) - 1) * math.sqrt(tau2))
-            out[id(p)] = (math.exp(y - half), math.exp(y + half), math.sqrt(tau2))
+            got = ab_across.tau_interval(y, se, n, [x[2:4] for x in xs if x[0] != rid])
+            if got:
+                out[id(p)] = got
     return out
 
 

@@ -23,6 +23,7 @@ import sys
 import time
 import traceback
 
+import ab_across
 import ab_pairs
 import ab_plots
 import ab_queues
@@ -541,6 +542,7 @@ def main(argv=None):
     opts = ci_opts(conf)
     configs, ab = aggregate(runs, settings, opts)
     mark_out_of_reach(ab, read_out_of_reach(d))
+    across = ab_across.mark(d, conf, ab, opts["metric"])
     cost_label = cost_label_of(conf)
     notes = list(conf["notes"])
     tcp = tcp_note(runs)
@@ -555,7 +557,7 @@ def main(argv=None):
         command = f.read().strip()
     res = run_doc(conf, settings, command, cost_label)
     res.update({
-        "interval": interval_info(conf, opts, ab),
+        "interval": dict(interval_info(conf, opts, ab), across_runs=across),
         "rate": rate_info(conf),
         "loadavg": ({"start": conf["loadavg_start"], "end": conf.get("loadavg_end")}
                     if conf.get("loadavg_start") else None),

@@ -1,6 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 """udpgso-lab: the parts of summary.md that read the A/B intervals: the
 headline a person can act on (first in the file) and the interval table."""
+import time
+
+import ab_across
 import ab_pairs
 import ab_stats
 from ab_rawlog import pair_name
@@ -33,6 +36,7 @@ def pair_line(a, n_pairs):
         ab_pairs.short_range(a))
     if a.get("target_reached") is False:
         rng += ", target not reached (%s)" % a["stopped_by"]
+    rng += ab_across.words(iv)
     if iv["excludes_1"] and not real:
         return ("- %s: **not shown** (%s) — the interval excludes 1.0, but p = %.3g does not "
                 "pass the correction for %d pairs (Holm): treat as no difference" % (
@@ -45,6 +49,28 @@ def pair_line(a, n_pairs):
                     where, side, better_word, by, rng, fmt_p(iv["p"]), n_pairs))
     return ("- %s: **no difference shown** (%s) — the interval includes 1.0; a difference "
             "below %.1f%% could not have been seen" % (where, rng, iv["mde_pct"]))
+
+
+def across_note(x, least):
+    """What the "across runs" clauses of the verdicts stand on (X: the
+    report's interval.across_runs, ab_across.mark)."""
+    if x is None:
+        return ("Across runs: not computed (a run reported before 2026-11-28 session 20).")
+    n = x["runs"]
+    if n < least:
+        return ("Across runs: %d other run(s) of this machine and matrix in and below the "
+                "directory that holds this one, fewer than %d: each interval is about this "
+                "run's own minutes, and the next run's effect may fall outside it (a GSO "
+                "pair's A/B moved between runs by a between-run sd of 3-6%% on this VM)."
+                % (n, least))
+    when = ""
+    if x.get("first") is not None and x.get("last") is not None:
+        when = ", made from %s to %s UTC" % tuple(
+            time.strftime("%Y-%m-%d %H:%M", time.gmtime(t)) for t in (x["first"], x["last"]))
+    return ("Across runs: each verdict also says how far its A/B varied over the %d other runs "
+            "of this machine and matrix in and below the directory that holds this one%s, and "
+            "gives an interval across them (between-run variance over runs, each run one value: "
+            "where the next run's effect may fall, not only this run's states)." % (n, when))
 
 
 def fmt_p(p):
@@ -98,6 +124,8 @@ def headline(res):
         L.append(line + ". Wall time %.0f s%s." % (
             t["wall_s"], " (budget %.0f s of measuring)" % ci["budget_s"] if ci["budget_s"]
             else ""))
+        L.append("")
+        L.append(across_note(ci.get("across_runs"), ab_across.MIN_OTHERS))
         L.append("")
     dist = sum(len(a["ci"][metric]["disturbed"]) for a in ab)
     outl = sum(len(a["ci"][metric]["outliers"]) for a in ab)

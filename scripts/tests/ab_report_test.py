@@ -13,7 +13,8 @@ and the verdict, named in summary.md with the interval without it beside
 each pair's run_ratios, n_runs and spread on known ratios, the verdict
 line's range, and ab_results_check.py naming each of them missing or
 wrong; a pair within the target when every pair was decided and wider
-after the rounds that followed, named so; the --serve protocol (an answer per request, each log parsed
+after the rounds that followed, named so; each pair's interval across
+the other runs of its machine (ab_across); the --serve protocol (an answer per request, each log parsed
 once).  One PASS/FAIL line per test
 (ab_report_test.sh makes them TAP)."""
 import argparse
@@ -185,6 +186,81 @@ def a_pair_wider_after_the_rounds_after_the_target_says_so():
                     (dict(conf, max_reps="4"), "max-reps")):
         _, ab = R.aggregate(runs, ["A", "B"], R.ci_opts(c))
         same(ab[0]["stopped_by"], want)
+
+
+@test
+def across_runs_of_the_machine():
+    # the between-run term of issue 26 point 2: tau from the other runs'
+    # ln(A/B) less their se^2, the interval widened by it; the other runs
+    # are those of the machine and matrix (run.conf) in and below the run's
+    # parent, a copy of a run (same host and t_start) once, the run itself
+    # and a run of other settings never
+    import json
+    import math
+    import shutil
+    import tempfile
+    import ab_across as X
+    import ab_summary
+    lo, hi, tau = X.tau_interval(0.0, 0.001, 16, [(0.01, 0.001), (-0.01, 0.001),
+                                                  (0.02, 0.001)])
+    close(tau, 0.0152425, 1e-6)
+    close(lo, 0.936489, 1e-6)
+    close(hi, 1.067818, 1e-6)
+    same(X.tau_interval(0.0, 0.001, 16, [(0.01, 0.001), (-0.01, 0.001)]), None)
+    root = tempfile.mkdtemp()
+    try:
+        def mk(rel, t0, y, spec_b="tx:tx-udp-segmentation=off", res=True):
+            d = os.path.join(root, rel)
+            os.makedirs(d)
+            with open(os.path.join(d, "run.conf"), "w") as f:
+                f.write("host=vm\nkernel=k\ncpu=c\nncpus=2\ntopology=local-veth\n"
+                        "method=slices\nsecs=0.25\nspec_A=tx:tx-udp-segmentation=on\n"
+                        "spec_B=%s\nrate=\nt_start=%s\n" % (spec_b, t0))
+            if res:
+                with open(os.path.join(d, "results.json"), "w") as f:
+                    json.dump({"runs": [{"times": {"start": t0, "end": t0 + 260}}],
+                               "ab": [{"tx_mode": "gso-cmsg", "rx_mode": "plain", "family": 4,
+                                       "ci": {"rx_MBps": {"ratio": math.exp(y),
+                                                          "sd_log": 0.004, "n": 16}}}]}, f)
+            return d
+        me = mk("run0", 1000.0, 0.0, res=False)
+        mk("a/run1", 2000.0, 0.01)
+        mk("a/run2", 3000.0, -0.01)
+        mk("b/run3", 4000.0, 0.02)
+        shutil.copytree(os.path.join(root, "a/run1"), os.path.join(root, "b/copy-of-run1"))
+        mk("c/other-settings", 5000.0, 0.5, spec_b="tx:tx-udp-segmentation=on")
+        same(sorted(os.path.basename(p).replace("copy-of-", "") for p, _ in X.other_runs(me)),
+             ["run1", "run2", "run3"])
+        ab = [{"tx_mode": "gso-cmsg", "rx_mode": "plain", "family": 4,
+               "ci": {"rx_MBps": {"ratio": 1.0, "sd_log": 0.004, "n": 16, "level": 95.0}}}]
+        got = X.mark(me, {}, ab, "rx_MBps")
+        same((got["runs"], got["first"], got["last"]), (3, 2000.0, 4260.0))
+        x = ab[0]["ci"]["rx_MBps"]["across_runs"]
+        same(x["runs"], 3)
+        close(x["tau_log"], 0.0152425, 1e-6)
+        close(x["lo"], 0.936489, 1e-6)
+        close((x["ratio_min"], x["ratio_max"])[1], math.exp(0.02), 1e-12)
+        same(X.words(ab[0]["ci"]["rx_MBps"]),
+             "; across 3 other runs of this machine it varied between 0.99x and 1.02x "
+             "(between-run sd 1.5%): across runs 0.936-1.068, ±6.8%")
+        same(ab_summary.across_note(got, 3).startswith(
+            "Across runs: each verdict also says how far its A/B varied over the 3 other runs"),
+            True)
+        same(ab_summary.across_note({"runs": 2}, 3).startswith(
+            "Across runs: 2 other run(s) of this machine"), True)
+        # the same A/B in every run: no spread beyond each run's own
+        ab[0]["ci"]["rx_MBps"].pop("across_runs")
+        for rel in ("a/run1", "b/copy-of-run1", "a/run2", "b/run3"):
+            with open(os.path.join(root, rel, "results.json")) as f:
+                doc = json.load(f)
+            doc["ab"][0]["ci"]["rx_MBps"]["ratio"] = 1.0
+            with open(os.path.join(root, rel, "results.json"), "w") as f:
+                json.dump(doc, f)
+        X.mark(me, {}, ab, "rx_MBps")
+        same(X.words(ab[0]["ci"]["rx_MBps"]), "; across 3 other runs of this machine no spread "
+             "beyond each run's own (A/B 1.00x-1.00x)")
+    finally:
+        shutil.rmtree(root)
 
 
 @test
