@@ -179,6 +179,16 @@ def aa(rs):
     if hw:
         L.append("- half-widths: median ±%.1f%%, worst ±%.1f%%; within ±3%%: %d of %d" % (
             statistics.median(hw), max(hw), sum(1 for x in hw if x <= 3), len(hw)))
+    x = across_runs(rs)
+    ps = [p for r in rs for p in pairs(r) if id(p) in x]
+    if ps:
+        out = {id(p) for p in ps if not x[id(p)][0] <= 1.0 <= x[id(p)][1]}
+        hw3 = sum(1 for p in ps if x[id(p)][1] / x[id(p)][0] <= 1.03 ** 2)
+        L.append("- with a between-run term (across_runs, leave-one-out): %d of %d intervals "
+                 "exclude 1.0 (before Holm), %d runs with any; within ±3%%: %d of %d" % (
+                     len(out), len(ps), len({id(r) for r in rs for p in pairs(r)
+                                             if id(p) in out}),
+                     hw3, len(ps)))
     L += outlier_line(rs)
     L += secondary(rs, "A/A")
     for r in rs:
