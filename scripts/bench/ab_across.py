@@ -116,8 +116,8 @@ def words(iv):
         return ""
     if x["tau_log"] <= 0.0:
         return ("; across %d other runs of this machine no spread beyond each run's own "
-                "(A/B %.2fx-%.2fx)" % (x["runs"], x["ratio_min"], x["ratio_max"]))
-    return ("; across %d other runs of this machine it varied between %.2fx and %.2fx "
-            "(between-run sd %.1f%%): across runs %.3f-%.3f, ±%.1f%%" % (
+                "(A/B %.2fx-%.2fx with this one)" % (x["runs"], x["ratio_min"], x["ratio_max"]))
+    return ("; across %d other runs of this machine it varied between %.2fx and %.2fx with "
+            "this one (between-run sd %.1f%%): across runs %.3f-%.3f, ±%.1f%%" % (
                 x["runs"], x["ratio_min"], x["ratio_max"], 100.0 * x["tau_log"], x["lo"],
                 x["hi"], x["half_pct"]))

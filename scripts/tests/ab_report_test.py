@@ -241,8 +241,8 @@ def across_runs_of_the_machine():
         close(x["lo"], 0.936489, 1e-6)
         close((x["ratio_min"], x["ratio_max"])[1], math.exp(0.02), 1e-12)
         same(X.words(ab[0]["ci"]["rx_MBps"]),
-             "; across 3 other runs of this machine it varied between 0.99x and 1.02x "
-             "(between-run sd 1.5%): across runs 0.936-1.068, ±6.8%")
+             "; across 3 other runs of this machine it varied between 0.99x and 1.02x with "
+             "this one (between-run sd 1.5%): across runs 0.936-1.068, ±6.8%")
         same(ab_summary.across_note(got, 3).startswith(
             "Across runs: each verdict also says how far its A/B varied over the 3 other runs"),
             True)
@@ -258,7 +258,7 @@ def across_runs_of_the_machine():
                 json.dump(doc, f)
         X.mark(me, {}, ab, "rx_MBps")
         same(X.words(ab[0]["ci"]["rx_MBps"]), "; across 3 other runs of this machine no spread "
-             "beyond each run's own (A/B 1.00x-1.00x)")
+             "beyond each run's own (A/B 1.00x-1.00x with this one)")
     finally:
         shutil.rmtree(root)
 
