@@ -278,7 +278,11 @@ def pacer_truth(r, p):
     pairs in its interval.  0.970 exactly only when A's bucket is scaled
     with its rate and T_A = T_B.  None when it cannot be said (in-run runs,
     no pace)."""
-    per = pacer_slices(r, p)
+    return truth_of(pacer_slices(r, p))
+
+
+def truth_of(per):
+    """pacer_truth from pacer_slices' PER (None: None)."""
     if per is None:
         return None
     logs = [math.log(v["A"][0] / v["B"][0]) for v in per.values()]
@@ -292,7 +296,11 @@ def pacer_fit(r, p):
     for part of the window, or the window's end late: 4 ms are 1.5% of a
     0.27 s window), and the pacer's A/B is not that pair's truth to better
     than the model's own error."""
-    per = pacer_slices(r, p)
+    return fit_of(pacer_slices(r, p))
+
+
+def fit_of(per):
+    """pacer_fit from pacer_slices' PER (None: None)."""
     if per is None:
         return None
     return max(abs(math.log(m / model)) for v in per.values() for model, m in v.values())
@@ -370,8 +378,8 @@ def known(rs, true):
     n = len(ps)
     for r in rs:
         for p in pairs(r):
-            p["_truth"] = pacer_truth(r, p) if r.get("method") != "inrun" else None
-            p["_fit"] = pacer_fit(r, p) if p["_truth"] is not None else None
+            per = pacer_slices(r, p) if r.get("method") != "inrun" else None
+            p["_truth"], p["_fit"] = truth_of(per), fit_of(per)
     found = sum(1 for p in ps if p["ci"]["real"] and p["ci"]["ratio"] < 1.0)
     cov = sum(1 for p in ps if p["ci"]["lo"] <= true <= p["ci"]["hi"])
     tr = [p for p in ps if p["_truth"] is not None]
