@@ -87,8 +87,8 @@ def mark(d, conf, ab, metric):
     per = {}
     for _, res in others:
         for a in res.get("ab") or []:
-            x = log_se(((a.get("ci") or {}).get(metric)) if isinstance(a.get("ci"), dict)
-                       else None)
+            ci = a.get("ci")
+            x = log_se(ci.get(metric) if isinstance(ci, dict) else None)
             if x is not None:
                 per.setdefault((a["tx_mode"], a["rx_mode"], a.get("family", 4)), []).append(x)
     for a in ab:
