@@ -220,6 +220,13 @@ xfer "ipv4 -l 0.3 (a run time in ms)" -4 "-l 0.3 -s 1000 --seq" \
 	"0.3 <= tx.duration_s < 0.5" "tx.datagrams > 0" "rx.datagrams == tx.datagrams" \
 	"rx.seq.loss == 0" "tx.errors == 0"
 
+# --sndbuf: SO_SNDBUFFORCE past net.core.wmem_max (root in the test's netns);
+# the kernel doubles the request, and the JSON says what it set, per flow
+exact 200 200000
+xfer "ipv4 --sndbuf 4M (set past wmem_max)" -4 "--sndbuf 4M --sockets 2 -s 1000 --count 200 --seq" \
+	"-n 200 -l 1000 -v --seq --flows 2 $RCVBUF" "${EX[@]}" "tx.options.sndbuf == 4000000" \
+	"[f.sndbuf for f in tx.flows] == [8000000, 8000000]"
+
 # pacing: SO_TXTIME needs the fq qdisc; 100 x 1000 B at 8 Mbit/s is 99 ms
 # between the first and last departure, which a correct pacer cannot beat
 if ip -n "$ns" link set lo up && tc -n "$ns" qdisc replace dev lo root fq 2>/dev/null; then
@@ -290,6 +297,8 @@ bad udpgso_bench_tx '--txtime-rate' -4 -D 127.0.0.1 --txtime-rate 12xyz
 bad udpgso_bench_tx '--max-pacing-rate' -4 -D 127.0.0.1 --max-pacing-rate -3
 bad udpgso_bench_tx '--sizes .*allowed' -4 -D 127.0.0.1 --sizes 1200,0
 bad udpgso_bench_tx '--port-count .*allowed' -4 -D 127.0.0.1 --port-count 0
+bad udpgso_bench_tx '--sndbuf .*allowed 4096' -4 -D 127.0.0.1 --sndbuf 100
+bad udpgso_bench_tx '--sndbuf .*allowed 4096' -4 -D 127.0.0.1 --sndbuf 2G
 bad udpgso_bench_tx '--bogus' -4 -D 127.0.0.1 --bogus
 bad udpgso_bench_rx '-p .*allowed' -4 -p 0
 bad udpgso_bench_rx '-l .*allowed' -4 -l 70000

@@ -55,6 +55,7 @@ struct tx_cfg {
 	int ndst;
 	uint32_t flow_id;
 	int max_segs_arg;		/* --max-segs, 0: not given */
+	int sndbuf;			/* --sndbuf in bytes, 0: the socket's default */
 };
 
 void tx_parse_opts(int argc, char **argv, struct tx_cfg *cfg);
@@ -137,6 +138,7 @@ struct flow {
 	void *name;
 	socklen_t namelen;
 	uint32_t tcp_off;
+	int sndbuf;		/* SO_SNDBUF as the kernel set it */
 	uint64_t seq, next_tx, rate_Bps;
 	uint64_t dg_quota, round_quota;
 	/* counters: written by the owning thread, read by the reporter */

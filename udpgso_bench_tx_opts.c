@@ -21,7 +21,7 @@
 enum {
 	OPT_JSON = 256, OPT_GSO_MODE, OPT_BATCH, OPT_IOV, OPT_SIZES, OPT_COUNT, OPT_TXTIME,
 	OPT_PACING, OPT_THREADS, OPT_SOCKETS, OPT_DST_LIST, OPT_PORT_COUNT, OPT_SEQ,
-	OPT_FLOW_ID, OPT_NO_FALLBACK, OPT_MAX_SEGS,
+	OPT_FLOW_ID, OPT_NO_FALLBACK, OPT_MAX_SEGS, OPT_SNDBUF,
 };
 
 static const struct option longopts[] = {
@@ -41,6 +41,7 @@ static const struct option longopts[] = {
 	{ "flow-id", required_argument, NULL, OPT_FLOW_ID },
 	{ "no-gso-fallback", no_argument, NULL, OPT_NO_FALLBACK },
 	{ "max-segs", required_argument, NULL, OPT_MAX_SEGS },
+	{ "sndbuf", required_argument, NULL, OPT_SNDBUF },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -50,7 +51,7 @@ static const struct option longopts[] = {
 	"[-L secs] [-M nr] [-p port] [-s len] [-S gso_size] [--json] [--gso-mode cmsg|sockopt] " \
 	"[--batch N] [--iov N] [--sizes LIST] [--count N] [--txtime-rate R] " \
 	"[--max-pacing-rate R] [--threads N] [--sockets N] [--dst-list A,B] [--port-count N] " \
-	"[--seq] [--flow-id N] [--no-gso-fallback] [--max-segs N]"
+	"[--seq] [--flow-id N] [--no-gso-fallback] [--max-segs N] [--sndbuf BYTES]"
 
 static void bad_option(int optc, char **argv)
 {
@@ -214,6 +215,10 @@ void tx_parse_opts(int argc, char **argv, struct tx_cfg *cfg)
 			break;
 		case OPT_MAX_SEGS:
 			cfg->max_segs_arg = ug_parse_ll("--max-segs", optarg, 1, PROBE_MAX);
+			break;
+		case OPT_SNDBUF:
+			/* the kernel doubles it; SO_SNDBUFFORCE takes at most INT_MAX / 2 */
+			cfg->sndbuf = ug_parse_ll_suffix("--sndbuf", optarg, 4096, 1 << 30);
 			break;
 		case 'h':
 			printf("%s\n", USAGE);

@@ -124,6 +124,7 @@ static void json_options(struct ug_json *j, const struct tx_cfg *cfg, const stru
 	ug_json_u64(j, "flow_id", cfg->flow_id);
 	ug_json_bool(j, "no_gso_fallback", cfg->no_fallback);
 	ug_json_i64_or_null(j, "max_segs", cfg->max_segs_arg, cfg->max_segs_arg);
+	ug_json_i64_or_null(j, "sndbuf", cfg->sndbuf, cfg->sndbuf);
 	ug_json_bool(j, "verbose", cfg->verbose);
 	ug_json_obj_close(j);
 }
@@ -195,6 +196,7 @@ void tx_report_json(const struct tx_cfg *cfg, const struct tx_plan *p,
 		ug_json_u64(&j, "datagrams", f->dgrams);
 		ug_json_u64(&j, "calls", f->calls);
 		ug_json_bool(&j, "gso_active", f->gso_on);
+		ug_json_i64_or_null(&j, "sndbuf", cfg->sndbuf, f->sndbuf);
 		ug_json_obj_close(&j);
 	}
 	ug_json_arr_close(&j);

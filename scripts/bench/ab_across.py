@@ -26,7 +26,7 @@ import statistics
 
 import ab_stats
 from ab_rawlog import read_results, results_file
-from compare_runs import conf_key, made, results_tree, run_id
+from compare_runs import conf_key, made, results_tree, run_conf, run_id
 
 # the fewest other runs whose spread makes a between-run term
 MIN_OTHERS = 3
@@ -81,8 +81,13 @@ def mark(d, conf, ab, metric):
     least MIN_OTHERS other runs (other_runs): runs, tau_log, lo, hi,
     half_pct, and the range of the runs' A/B (this one's included).
     Returns {"runs": how many other runs, "first", "last": when the first
-    of them started and the last ended (epoch s, None without times)}."""
+    of them started and the last ended (epoch s, None without times),
+    "tools": this run's run.conf tools= (a hash of the tools' sources, None
+    before 2026-11-28 session 21), "same_tools": how many of the others
+    have it}: the others may be of other code."""
     others = other_runs(d)
+    tools = (conf or {}).get("tools") or None
+    same = sum(1 for p, _ in others if tools and (run_conf(p) or {}).get("tools") == tools)
     spans = [m for m in (made(res) for _, res in others if res.get("runs")) if m]
     per = {}
     for _, res in others:
@@ -106,7 +111,8 @@ def mark(d, conf, ab, metric):
             "method": "method-of-moments tau^2 over the other runs of this machine "
                       "and matrix; ln(A/B) +- sqrt((t_n se)^2 + (t_k tau)^2)"}
     return {"runs": len(others), "first": min((m[0] for m in spans), default=None),
-            "last": max((m[1] for m in spans), default=None)}
+            "last": max((m[1] for m in spans), default=None), "tools": tools,
+            "same_tools": same}
 
 
 def words(iv):

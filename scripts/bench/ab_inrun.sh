@@ -198,6 +198,7 @@ ir_launch() {
 	wait_port "$proto" "$port" "$ir_rxpid" || return 1
 	txcmd="$TX -$fam -D ${fam_dst[$fam]} -p $port -l $4 ${TXA[$txm/$fam]}"
 	[ -n "$tx_cpu" ] && txcmd+=" -C $tx_cpu"
+	[ -z "$wmem" ] || [ "$txm" = tcp ] || txcmd+=" --sndbuf $wmem"
 	[ "$tx_threads" = 1 ] || txcmd+=" --threads $tx_threads"
 	[ "$tx_sockets" = 1 ] || txcmd+=" --sockets $tx_sockets"
 	# shellcheck disable=SC2086

@@ -133,3 +133,15 @@ ab_logged_run() {
 	"$@" >>"$log" 2>&1
 	echo "## exit $? at $(date -u '+%F %T') UTC load $(cut -d' ' -f1-3 /proc/loadavg)" >>"$log"
 }
+
+# code_version: code_commit and code_tools, the code that made the run: its
+# git commit (-dirty with changes to tracked files; empty outside a
+# checkout) and a hash of the tools' sources (run.conf commit=, tools=;
+# ab_across counts the other runs made by the same tools)
+code_version() {
+	code_commit=$(git -C "$UG_TOP" rev-parse --short=12 HEAD 2>/dev/null) &&
+		{ git -C "$UG_TOP" diff --quiet HEAD -- 2>/dev/null || code_commit+=-dirty; } ||
+		code_commit=
+	code_tools=$(cd "$UG_TOP" && cat udpgso_bench_[tr]x*.[ch] udpgso_common.[ch] | sha256sum)
+	code_tools=${code_tools:0:12}
+}

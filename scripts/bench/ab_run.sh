@@ -226,6 +226,22 @@ rx_drained() {
 	return 1
 }
 
+# tbf_drained: the pacer's queue on the sending device is empty (tc -s:
+# "backlog 0b 0p"), checked every 5 ms for up to 2 s.  A sender with a deep
+# send buffer (--wmem) leaves up to that much in tbf when it exits, which
+# tbf passes at its rate; the receiver's socket queue stays empty meanwhile
+# (it reads faster than tbf sends), so rx_drained alone would end the slice
+# early and call the rest lost
+tbf_drained() {
+	local i
+	for ((i = 0; i < 400; i++)); do
+		L tc -s qdisc show dev "$dev_tx" </dev/null 2>/dev/null |
+			grep -q 'backlog 0b 0p' && return 0
+		nap 0.005
+	done
+	return 1
+}
+
 # catf FILE: print a file without starting cat
 catf() {
 	local -a l
@@ -287,6 +303,7 @@ run_one() {	# IDX CONFIG TXMODE RXMODE SETTING REP
 	local txcmd="$TX -$fam -D ${fam_dst[$fam]} -p $port -l $secs --json $txa $pin_tx"
 	[ "$tx_threads" = 1 ] || txcmd+=" --threads $tx_threads"
 	[ "$tx_sockets" = 1 ] || txcmd+=" --sockets $tx_sockets"
+	[ -z "$wmem" ] || [ "$txm" = tcp ] || txcmd+=" --sndbuf $wmem"
 	if [ "$use_perf" = 1 ]; then
 		[ -n "${perf_pid[$idx]:-}" ] || perf_launch "$idx"
 		perfpid=${perf_pid[$idx]}
@@ -331,6 +348,7 @@ run_one() {	# IDX CONFIG TXMODE RXMODE SETTING REP
 	# socket queue that stays empty, a TCP peer's EOF (or 1 s)
 	if [ "$rtype" != ssh ]; then
 		if [ "$proto" = -u ]; then
+			[ -z "${pace_line:-}" ] || tbf_drained
 			rx_drained "$port" "$rxpid"
 		else
 			for ((i = 0; i < 100; i++)); do

@@ -60,9 +60,9 @@ def across_note(x, least):
     if n < least:
         return ("Across runs: %d other run(s) of this machine and matrix in and below the "
                 "directory that holds this one, fewer than %d: each interval is about this "
-                "run's own minutes, and the next run's effect may fall outside it (a GSO "
-                "pair's A/B moved between runs by a between-run sd of 3-6%% on this VM)."
-                % (n, least))
+                "run's own minutes, and the next run's effect may fall outside it (on the "
+                "VM of results/across-2026-11-28 a GSO pair's A/B moved between runs by a "
+                "between-run sd of 3-6%%)." % (n, least))
     when = ""
     if x.get("first") is not None and x.get("last") is not None:
         when = ", made from %s to %s UTC" % tuple(
@@ -70,7 +70,18 @@ def across_note(x, least):
     return ("Across runs: each verdict also says how far its A/B varied over the %d other runs "
             "of this machine and matrix in and below the directory that holds this one%s, and "
             "gives an interval across them (between-run variance over runs, each run one value: "
-            "where the next run's effect may fall, not only this run's states)." % (n, when))
+            "where the next run's effect may fall, not only this run's states)%s." % (
+                n, when, code_words(x)))
+
+
+def code_words(x):
+    """Which code made the other runs (ab_across.mark's tools, same_tools)."""
+    if not x.get("tools"):
+        return ""
+    k = x.get("same_tools", 0)
+    return ("; %d of them by the same tools' sources as this one (run.conf tools=%s), %d by "
+            "other or unrecorded ones: where those differ, code and state are mixed in the "
+            "spread" % (k, x["tools"], x["runs"] - k))
 
 
 def fmt_p(p):

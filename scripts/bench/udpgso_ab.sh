@@ -92,7 +92,7 @@ usage: $ug_prog [options]
   --xps MASK         XPS mask on the sending device's tx queues (online CPUs; 0 off)
   --tx-cpu N         pin tx to CPU N;  --rx-cpu N: pin rx to CPU N
   --rmem BYTES       net.core.rmem_max/rmem_default (and rx --rcvbuf)
-  --wmem BYTES       net.core.wmem_max/wmem_default
+  --wmem BYTES       net.core.wmem_max/wmem_default (and UDP tx --sndbuf)
   --label NAME       results directory label (default: the preset name)
   --out DIR          results root (default: results/ in the source tree)
   --no-perf          no perf stat (CPU cost from /proc/stat only)
@@ -691,6 +691,7 @@ fi
 # the per-skb counters on each side (ab_skbc.sh)
 skbc_init
 
+code_version
 # run.conf: what the report needs (written before the matrix for
 # ab_report.py --pending, and again at the end)
 write_conf() {
@@ -724,6 +725,8 @@ write_conf() {
 	echo "kernel=$(uname -r)"
 	echo "cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)"
 	echo "host=$host"
+	echo "commit=$code_commit"
+	echo "tools=$code_tools"
 	echo "t_start=$t_start"
 	echo "plots=$use_plots"
 	echo "ci=$ci"

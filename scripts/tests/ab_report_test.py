@@ -209,13 +209,15 @@ def across_runs_of_the_machine():
     same(X.tau_interval(0.0, 0.001, 16, [(0.01, 0.001), (-0.01, 0.001)]), None)
     root = tempfile.mkdtemp()
     try:
-        def mk(rel, t0, y, spec_b="tx:tx-udp-segmentation=off", res=True):
+        def mk(rel, t0, y, spec_b="tx:tx-udp-segmentation=off", res=True, tools="t1"):
             d = os.path.join(root, rel)
             os.makedirs(d)
             with open(os.path.join(d, "run.conf"), "w") as f:
                 f.write("host=vm\nkernel=k\ncpu=c\nncpus=2\ntopology=local-veth\n"
                         "method=slices\nsecs=0.25\nspec_A=tx:tx-udp-segmentation=on\n"
                         "spec_B=%s\nrate=\nt_start=%s\n" % (spec_b, t0))
+                if tools:
+                    f.write("tools=%s\n" % tools)
             if res:
                 with open(os.path.join(d, "results.json"), "w") as f:
                     json.dump({"runs": [{"times": {"start": t0, "end": t0 + 260}}],
@@ -225,7 +227,7 @@ def across_runs_of_the_machine():
             return d
         me = mk("run0", 1000.0, 0.0, res=False)
         mk("a/run1", 2000.0, 0.01)
-        mk("a/run2", 3000.0, -0.01)
+        mk("a/run2", 3000.0, -0.01, tools="t0")
         mk("b/run3", 4000.0, 0.02)
         shutil.copytree(os.path.join(root, "a/run1"), os.path.join(root, "b/copy-of-run1"))
         mk("c/other-settings", 5000.0, 0.5, spec_b="tx:tx-udp-segmentation=on")
@@ -246,6 +248,15 @@ def across_runs_of_the_machine():
         same(ab_summary.across_note(got, 3).startswith(
             "Across runs: each verdict also says how far its A/B varied over the 3 other runs"),
             True)
+        # which code made the others: run1 by the same tools (its copy once), run2 by
+        # others, run3 by the same
+        got = X.mark(me, {"tools": "t1"}, ab, "rx_MBps")
+        same((got["tools"], got["same_tools"]), ("t1", 2))
+        same(ab_summary.across_note(got, 3).endswith(
+            "; 2 of them by the same tools' sources as this one (run.conf tools=t1), 1 by other "
+            "or unrecorded ones: where those differ, code and state are mixed in the spread."),
+            True)
+        same(X.mark(me, {}, ab, "rx_MBps")["same_tools"], 0)
         same(ab_summary.across_note({"runs": 2}, 3).startswith(
             "Across runs: 2 other run(s) of this machine"), True)
         # the same A/B in every run: no spread beyond each run's own
