@@ -217,7 +217,7 @@ void tx_parse_opts(int argc, char **argv, struct tx_cfg *cfg)
 			cfg->max_segs_arg = ug_parse_ll("--max-segs", optarg, 1, PROBE_MAX);
 			break;
 		case OPT_SNDBUF:
-			/* the kernel doubles it; SO_SNDBUFFORCE takes at most INT_MAX / 2 */
+			/* the kernel clamps it at INT_MAX / 2, then doubles it: the JSON says */
 			cfg->sndbuf = ug_parse_ll_suffix("--sndbuf", optarg, 4096, 1 << 30);
 			break;
 		case 'h':

@@ -151,9 +151,8 @@ void tx_set_pmtu(const struct tx_cfg *cfg, int fd, int val)
  * --sndbuf: SO_SNDBUFFORCE (CAP_NET_ADMIN, past net.core.wmem_max, which a
  * child netns cannot raise), else SO_SNDBUF (capped at wmem_max); the value
  * the kernel set (twice the request, for its overhead) goes to the JSON, so
- * a capped one is seen.  A paced sender needs it: it sleeps until half of
- * its send buffer is free, and with the 212992-byte default that is one
- * 64 KiB GSO packet in the qdisc, 1.3 ms of tbf at 50 MB/s.
+ * a capped one is seen.  (A deeper buffer did not make a tbf-paced sender
+ * hold its rate better: results/known-sndbuf-2026-11-28.)
  */
 static void flow_sndbuf(const struct tx_cfg *cfg, struct flow *f)
 {
