@@ -198,7 +198,9 @@ def aa(rs):
             r["_dir"], load(r), len(pairs(r)),
             "called: " + ", ".join(called) if called else "none called",
             " ".join("%.1f%%" % p["ci"]["half_pct"] for p in pairs(r))))
-    return L + [""]
+    # an A/A run's every pair is state-free: its path noise is the host's
+    # and the path's alone, with no effect of the setting in it
+    return L + [""] + host_noise(rs)
 
 
 def secondary(rs, title, true=None):
@@ -533,7 +535,7 @@ def pair_sd(p):
 
 
 def host_noise(rs):
-    """The default runs with a host-noise probe before them: per run the
+    """The runs (default or A/A) with a host-noise probe before them: per run the
     probe's adjacent 1 s pair sd (64K and 16M copies) before it and, where the
     next run's probe follows it, after it, beside the non-GSO UDP pairs' sd of
     ln(A/B) and how many of them reached +-3%; then the rank correlation

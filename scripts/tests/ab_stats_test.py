@@ -397,6 +397,14 @@ def campaign_host_noise_against_the_path():
         if want not in txt:
             raise AssertionError("%r not in:\n%s" % (want, txt))
     same(C.host_noise([dict(rs[0], _host_noise=None)]), [])
+    # an A/A campaign's runs get the same table (every pair of theirs is
+    # state-free)
+    for r in rs:
+        for p in r["ab"]:
+            p["ci"].update(real=False, half_pct=1.0, ratio=1.0)
+    txt = "\n".join(C.aa(rs))
+    if "| r0 | 0.5 -> 1.5 | 2.0% / 3.0% | 10.0% / 11.0% | 1.0% | 4 of 4 | 6 of 6 |" not in txt:
+        raise AssertionError("A/A runs without the host-noise table:\n%s" % txt)
 
 
 def aa_false_call_rate(dist, n, draws, per_run=1, rule="current"):
