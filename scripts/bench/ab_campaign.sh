@@ -23,7 +23,9 @@
 #                  at 5MB a 64 KiB GSO packet leaves tbf in 13 ms steps, 5% of a
 #                  0.25 s slice, and the pacer's own A/B is known only to 0.1-0.9%,
 #                  results/known-rate-2026-11-28/)
-#   --until HH:MM  start no run after this UTC time
+#   --until HH:MM  start no run after this UTC time (its next one: a time
+#                  earlier than now is tomorrow's, so a campaign may cross
+#                  midnight)
 #   --out DIR      default results/ab-campaign-DATE
 #   --tx LIST, --rx LIST  the aa and known runs on these tx and rx modes only
 #                  (udpgso_ab.sh --tx/--rx; default its whole matrix); a
@@ -72,8 +74,13 @@ done
 ab_count_check --rounds "$rounds" 100
 [[ "$rate" =~ ^[0-9]+(\.[0-9]+)?[kMG]?B?$ ]] ||
 	ug_die "--rate '$rate': allowed NUMBER[k|M|G] bit/s, with a B suffix bytes/s (udpgso_ab.sh --rate)"
-[ -z "$until" ] || [[ "$until" =~ ^[0-2][0-9]:[0-5][0-9]$ ]] ||
-	ug_die "--until '$until': allowed HH:MM (UTC)"
+deadline=
+if [ -n "$until" ]; then
+	[[ "$until" =~ ^([01][0-9]|2[0-3]):[0-5][0-9]$ ]] ||
+		ug_die "--until '$until': allowed HH:MM (UTC, 00:00..23:59)"
+	deadline=$(date -u -d "today $until" +%s) || ug_die "--until '$until': date cannot read it"
+	[ "$deadline" -gt "$(date -u +%s)" ] || deadline=$((deadline + 86400))
+fi
 case "$budget" in *[!0-9]* | 0*) ug_die "--budget '$budget': allowed 10..86400 (udpgso_ab.sh --budget)" ;; esac
 [ -z "$budget" ] || { [ "$budget" -ge 10 ] && [ "$budget" -le 86400 ]; } ||
 	ug_die "--budget $budget: allowed 10..86400 (udpgso_ab.sh --budget)"
@@ -113,8 +120,9 @@ log=$out/campaign.log
 ab_log_head "$log" "$argv0" "rounds $rounds, kinds $kinds, rate $rate"
 for ((i = 1; i <= rounds; i++)); do
 	for k in "${kl[@]}"; do
-		if [ -n "$until" ] && [[ "$(date -u +%H:%M)" > "$until" ]]; then
-			echo "# $(date -u '+%F %T') UTC: past --until $until, stopping" >>"$log"
+		if [ -n "$deadline" ] && [ "$(date -u +%s)" -gt "$deadline" ]; then
+			echo "# $(date -u '+%F %T') UTC: past --until $until" \
+				"($(date -u -d "@$deadline" '+%F %T')), stopping" >>"$log"
 			break 2
 		fi
 		kind_args "$k"
