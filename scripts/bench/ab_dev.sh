@@ -1,9 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # udpgso-lab: the device options of scripts/bench/udpgso_ab.sh (sourced by it;
 # functions only): --channels, --irq-cpus, --rps and --xps checked against
-# what the device and the machine allow, before anything is changed, and the
+# what the device and the machine allow, before anything is changed, the
 # ethtool -L arguments a device takes (rx/tx, or combined as virtio_net,
-# mlx5, ice ... have).
+# mlx5, ice ... have), and dev_apply: the settings fixed for the whole run.
 # shellcheck shell=bash
 
 # cpu_list_mask LIST: the hex mask of a CPU list (0-1,3), up to CPU 63
@@ -107,4 +107,70 @@ dev_check() {
 	[ -z "$irq_cpus" ] || cpus_check --irq-cpus "$irq_cpus" "$1" "the sending machine"
 	[ -z "$rps" ] || mask_check --rps "$rps" "$2" "the receiving machine"
 	[ -z "$xps" ] || mask_check --xps "$xps" "$1" "the sending machine"
+}
+
+# set_sysctls SIDE-RUNNER: --rmem/--wmem as net.core.{r,w}mem_{max,default}
+# (a note when the side cannot write them)
+set_sysctls() {
+	local r=$1 s v
+	for s in rmem wmem; do
+		v=${!s}
+		[ -n "$v" ] || continue
+		if ! $r sysctl -qw "net.core.${s}_max=$v" "net.core.${s}_default=$v" \
+			</dev/null >/dev/null 2>&1; then
+			notes+=("net.core.${s}_{max,default}: not writable on the $([ "$r" = L ] &&
+				echo sending || echo receiving) side (read-only in a child netns on this kernel); left alone")
+		fi
+	done
+}
+
+set_queue_masks() {	# RUNNER DEV KIND(rx|tx) FILE MASK
+	local out
+	out=$($1 sh -c 'for f in /sys/class/net/$1/queues/$2-*/$3; do echo "$4" >"$f" || exit 1; done' \
+		_ "$2" "$3" "$4" "$5" </dev/null 2>&1) ||
+		notes+=("$4 $5 on $2: refused ($out)")
+}
+
+# dev_apply: the settings fixed for the whole run (after the snapshot, which
+# restores them): socket buffer sysctls, channels, the receiver's UDP flow
+# hash, RPS/XPS masks, the sender's IRQ affinity; what a device refuses
+# becomes a note in run.conf, not an error
+dev_apply() {
+	local f fh_n irqs q
+	set_sysctls L
+	set_sysctls R
+	if [ -n "$channels" ]; then
+		# shellcheck disable=SC2086 # chan_*: ethtool -L arguments (chan_args)
+		L ethtool -L "$dev_tx" $chan_tx </dev/null >/dev/null 2>&1 ||
+			notes+=("ethtool -L $dev_tx $chan_tx: refused by the device")
+		# shellcheck disable=SC2086
+		R ethtool -L "$dev_rx" $chan_rx </dev/null >/dev/null 2>&1 ||
+			notes+=("ethtool -L $dev_rx $chan_rx: refused by the device")
+	fi
+	# (udp4, and udp6 for an IPv6 run)
+	for f in $families; do
+		[ "$flowhash" = 1 ] || break
+		if ! R ethtool -N "$dev_rx" rx-flow-hash "udp$f" sdfn </dev/null >/dev/null 2>&1; then
+			notes+=("ethtool -N $dev_rx rx-flow-hash udp$f sdfn: not supported by the device")
+		else
+			# (virtio-net without RSS takes it and then lists no field)
+			fh_n=$(R ethtool -n "$dev_rx" rx-flow-hash "udp$f" </dev/null 2>/dev/null |
+				grep -c -E 'IP SA|IP DA|L4 bytes [02] & [13]')
+			[ "$fh_n" = 4 ] ||
+				notes+=("ethtool -N $dev_rx rx-flow-hash udp$f sdfn: accepted, but ethtool -n lists ${fh_n:-0} of its 4 fields (no RSS on the device?)")
+		fi
+	done
+	[ -z "$rps" ] || set_queue_masks R "$dev_rx" rx rps_cpus "$rps"
+	[ -z "$xps" ] || set_queue_masks L "$dev_tx" tx xps_cpus "$xps"
+	[ -n "$irq_cpus" ] || return 0
+	irqs=$(LS save "$dev_tx" | awk '$1 == "irq" { print $2 }')
+	if [ -z "$irqs" ]; then
+		notes+=("--irq-cpus: $dev_tx has no IRQs of its own (a virtual device); left alone")
+		return 0
+	fi
+	for q in $irqs; do
+		echo "$irq_cpus" 2>/dev/null >"/proc/irq/$q/smp_affinity_list" ||
+			notes+=("IRQ $q: smp_affinity_list $irq_cpus refused")
+	done
+	return 0
 }

@@ -586,61 +586,8 @@ defer kill_jobs
 	echo "== ethtool -i $dev_rx"; R ethtool -i "$dev_rx"
 } >>"$resdir/environment" 2>&1 </dev/null
 
-# ---- fixed settings for the whole run ------------------------------------------------
-set_sysctls() {	# SIDE-RUNNER
-	local r=$1 s v
-	for s in rmem wmem; do
-		v=${!s}
-		[ -n "$v" ] || continue
-		if ! $r sysctl -qw "net.core.${s}_max=$v" "net.core.${s}_default=$v" \
-			</dev/null >/dev/null 2>&1; then
-			notes+=("net.core.${s}_{max,default}: not writable on the $([ "$r" = L ] &&
-				echo sending || echo receiving) side (read-only in a child netns on this kernel); left alone")
-		fi
-	done
-}
-set_sysctls L
-set_sysctls R
-if [ -n "$channels" ]; then
-	# shellcheck disable=SC2086 # chan_*: ethtool -L arguments (ab_dev.sh)
-	L ethtool -L "$dev_tx" $chan_tx </dev/null >/dev/null 2>&1 ||
-		notes+=("ethtool -L $dev_tx $chan_tx: refused by the device")
-	# shellcheck disable=SC2086
-	R ethtool -L "$dev_rx" $chan_rx </dev/null >/dev/null 2>&1 ||
-		notes+=("ethtool -L $dev_rx $chan_rx: refused by the device")
-fi
-# (udp4, and udp6 for an IPv6 run)
-for f in $families; do
-	[ "$flowhash" = 1 ] || break
-	if ! R ethtool -N "$dev_rx" rx-flow-hash "udp$f" sdfn </dev/null >/dev/null 2>&1; then
-		notes+=("ethtool -N $dev_rx rx-flow-hash udp$f sdfn: not supported by the device")
-	else
-		# (virtio-net without RSS takes it and then lists no field)
-		fh_n=$(R ethtool -n "$dev_rx" rx-flow-hash "udp$f" </dev/null 2>/dev/null |
-			grep -c -E 'IP SA|IP DA|L4 bytes [02] & [13]')
-		[ "$fh_n" = 4 ] ||
-			notes+=("ethtool -N $dev_rx rx-flow-hash udp$f sdfn: accepted, but ethtool -n lists ${fh_n:-0} of its 4 fields (no RSS on the device?)")
-	fi
-done
-set_queue_masks() {	# RUNNER DEV KIND(rx|tx) FILE MASK
-	local q out
-	out=$($1 sh -c 'for f in /sys/class/net/$1/queues/$2-*/$3; do echo "$4" >"$f" || exit 1; done' \
-		_ "$2" "$3" "$4" "$5" </dev/null 2>&1) ||
-		notes+=("$4 $5 on $2: refused ($out)")
-}
-[ -n "$rps" ] && set_queue_masks R "$dev_rx" rx rps_cpus "$rps"
-[ -n "$xps" ] && set_queue_masks L "$dev_tx" tx xps_cpus "$xps"
-if [ -n "$irq_cpus" ]; then
-	irqs=$(LS save "$dev_tx" | awk '$1 == "irq" { print $2 }')
-	if [ -z "$irqs" ]; then
-		notes+=("--irq-cpus: $dev_tx has no IRQs of its own (a virtual device); left alone")
-	else
-		for q in $irqs; do
-			echo "$irq_cpus" >"/proc/irq/$q/smp_affinity_list" 2>/dev/null ||
-				notes+=("IRQ $q: smp_affinity_list $irq_cpus refused")
-		done
-	fi
-fi
+# ---- fixed settings for the whole run (ab_dev.sh) ---------------------------------
+dev_apply
 
 # ---- one agent per side (snapshot.sh agent) reads counters and runs ethtool
 # without a process start or an ssh connection per request
