@@ -227,6 +227,15 @@ xfer "ipv4 --sndbuf 4M (set past wmem_max)" -4 "--sndbuf 4M --sockets 2 -s 1000 
 	"-n 200 -l 1000 -v --seq --flows 2 $RCVBUF" "${EX[@]}" "tx.options.sndbuf == 4000000" \
 	"[f.sndbuf for f in tx.flows] == [8000000, 8000000]"
 
+# --kstamp: the receiver's window from its first and last datagram's kernel
+# receive stamps (a paced A/B slice's, udpgso_ab.sh --rx-window kernel); the
+# reads' window beside it
+exact 200 200000
+xfer "ipv4 --kstamp (the window by the kernel's receive stamps)" -4 "-s 1000 --count 200 --seq" \
+	"-n 200 -l 1000 -v --seq --kstamp $RCVBUF" "${EX[@]}" "rx.options.kstamp" \
+	"rx.window == 'kernel'" "rx.window_kernel_s > 0" "rx.duration_s == rx.window_kernel_s" \
+	"rx.window_reads_s > 0" "abs(rx.window_kernel_s - rx.window_reads_s) < 0.5"
+
 # pacing: SO_TXTIME needs the fq qdisc; 100 x 1000 B at 8 Mbit/s is 99 ms
 # between the first and last departure, which a correct pacer cannot beat
 if ip -n "$ns" link set lo up && tc -n "$ns" qdisc replace dev lo root fq 2>/dev/null; then
@@ -309,6 +318,8 @@ bad udpgso_bench_rx '--reuseport .*allowed' -4 --reuseport 0
 bad udpgso_bench_rx '--flows .*allowed' -4 --seq --flows 0
 bad udpgso_bench_rx '--rcvbuf .*allowed' -4 --rcvbuf -1
 bad udpgso_bench_rx '-b' -4 -b 1.2.3.999
+bad udpgso_bench_rx '-t conflicts with --kstamp' -4 -t --kstamp
+bad udpgso_bench_rx '--kstamp conflicts with --threads' -4 --threads 2 --kstamp
 bad udpgso_bench_rx '--bogus' -4 --bogus
 
 ktap_finish

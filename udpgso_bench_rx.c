@@ -25,7 +25,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <linux/sockios.h>
 #include <sys/eventfd.h>
+#include <sys/ioctl.h>
 #include <sys/prctl.h>
 
 #include "udpgso_bench_rx.h"
@@ -247,6 +249,25 @@ static int rx_wait(int fd)
 }
 
 /*
+ * --kstamp: the kernel's receive stamp of the last datagram a read returned
+ * (SIOCGSTAMPNS, CLOCK_REALTIME ns; 0 when none).  The reader's own clock
+ * puts the window's edges where it woke to read, a wake-up latency after the
+ * data arrived; a paced run's slices on a 2-vCPU VM had windows about 1 ms
+ * longer than their bytes at one edge in 2-21% of them
+ * (results/known-quantum-2026-11-28).  A datagram that arrived before the
+ * socket's first ioctl turned stamping on has none, and the kernel answers
+ * with the time of the call: the reader's edge, as without --kstamp.
+ */
+static uint64_t rx_kstamp(int fd)
+{
+	struct timespec ts;
+
+	if (ioctl(fd, SIOCGSTAMPNS, &ts) || ts.tv_sec <= 0)
+		return 0;
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/*
  * The time of the last read, taken when the reads pause (EAGAIN) or end,
  * not after every read: the clock is read once per burst.  The pause is
  * found by the next call, a few microseconds after the last read.
@@ -255,6 +276,8 @@ static void rx_stamp(struct worker *w)
 {
 	if (w->unstamped) {
 		w->last_ns = ug_now_ns();
+		if (cfg->kstamp)
+			w->klast_ns = rx_kstamp(w->fd);
 		w->unstamped = false;
 	}
 }
@@ -321,6 +344,8 @@ static void rx_account(struct worker *w, uint64_t t0, unsigned int n)
 	w->naps = 0;
 	if (!w->first_ns) {
 		w->first_ns = t0;
+		if (cfg->kstamp)
+			w->kfirst_ns = rx_kstamp(w->fd);
 		__atomic_store_n(&w->started, 1, __ATOMIC_RELAXED);
 	}
 	__atomic_store_n(&w->pub_bytes, w->bytes, __ATOMIC_RELAXED);
@@ -472,6 +497,20 @@ static int rx_socket(void)
 	/* the default IPv6 socket is dual-stack, whatever bindv6only says */
 	if (cfg->family == AF_INET6)
 		setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero));
+	/*
+	 * --kstamp: the socket's first SIOCGSTAMPNS turns its receive stamps on
+	 * (ENOENT: nothing read yet), before bind, so before the first datagram
+	 */
+	if (cfg->kstamp) {
+		struct timespec ts;
+
+		if (ioctl(fd, SIOCGSTAMPNS, &ts) && errno != ENOENT) {
+			if (errno == ENOTTY || errno == EINVAL || errno == EOPNOTSUPP)
+				ug_skip("--kstamp: SIOCGSTAMPNS not supported by kernel %s",
+					ug_kernel_release());
+			ug_die_errno(1, "--kstamp: ioctl SIOCGSTAMPNS");
+		}
+	}
 	if (bind(fd, (struct sockaddr *)&cfg->bind_addr, cfg->bind_len))
 		ug_die_errno(1, "bind %s", ug_addr_str(&cfg->bind_addr, addr, sizeof(addr)));
 	if (cfg->gro && setsockopt(fd, SOL_UDP, UDP_GRO, &one, sizeof(one))) {

@@ -42,6 +42,7 @@ struct rx_cfg {
 	long long connect_ms, rcv_ms;
 	long long exp_len, exp_nr, exp_gso;	/* exp_gso: 0 off, -1 "no cmsg" */
 	bool gro, read_all, verify, tcp, seq, json, poll_wait;
+	bool kstamp;				/* the window by the kernel's receive stamps */
 	int mode;
 	int batch;
 	int reuseport;
@@ -77,6 +78,7 @@ struct worker {
 	/* owned by the worker */
 	uint64_t bytes, datagrams, reads, calls, gro_reads;
 	uint64_t first_ns, last_ns;
+	uint64_t kfirst_ns, klast_ns;	/* --kstamp: CLOCK_REALTIME, 0 when none */
 	bool unstamped;			/* reads since last_ns was taken */
 	unsigned int naps;		/* naps since the last read */
 	uint64_t nap_count, polls;

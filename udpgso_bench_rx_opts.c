@@ -25,7 +25,7 @@ static const struct rx_cfg rx_defaults = {
 #define RX_USAGE "[-4|-6] [-b addr] [-C ms] [-G] [-l len] [-n nr] [-p port] [-r] " \
 	"[-R ms] [-S gso_size] [-t] [-v] [--json] [--mode recv|recvmsg|recvmmsg] " \
 	"[--batch N] [--reuseport N] [--threads N] [--seq] [--flows N] [--rcvbuf BYTES] " \
-	"[--cpu LIST] [--poll-wait]"
+	"[--cpu LIST] [--poll-wait] [--kstamp]"
 
 static void __attribute__((noreturn)) usage_die(const char *what)
 {
@@ -34,7 +34,7 @@ static void __attribute__((noreturn)) usage_die(const char *what)
 
 enum {
 	OPT_JSON = 256, OPT_MODE, OPT_BATCH, OPT_REUSEPORT, OPT_THREADS, OPT_SEQ, OPT_FLOWS,
-	OPT_RCVBUF, OPT_CPU, OPT_POLL_WAIT,
+	OPT_RCVBUF, OPT_CPU, OPT_POLL_WAIT, OPT_KSTAMP,
 };
 
 static const struct option long_opts[] = {
@@ -48,6 +48,7 @@ static const struct option long_opts[] = {
 	{ "rcvbuf", required_argument, NULL, OPT_RCVBUF },
 	{ "cpu", required_argument, NULL, OPT_CPU },
 	{ "poll-wait", no_argument, NULL, OPT_POLL_WAIT },
+	{ "kstamp", no_argument, NULL, OPT_KSTAMP },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -111,6 +112,9 @@ void rx_parse_opts(int argc, char **argv, struct rx_cfg *o)
 			break;
 		case OPT_POLL_WAIT:
 			o->poll_wait = true;
+			break;
+		case OPT_KSTAMP:
+			o->kstamp = true;
 			break;
 		case OPT_MODE:
 			o->mode = ug_parse_choice("--mode", optarg, rx_mode_names);
@@ -185,7 +189,10 @@ void rx_parse_opts(int argc, char **argv, struct rx_cfg *o)
 		ug_die_if(batch_set, "-t conflicts with --batch (recvmmsg is for UDP)");
 		ug_die_if(o->reuseport > 1, "-t conflicts with --reuseport (one connection)");
 		ug_die_if(o->threads > 1, "-t conflicts with --threads (one connection)");
+		ug_die_if(o->kstamp, "-t conflicts with --kstamp (a receive stamp is a datagram's)");
 	}
+	ug_die_if(o->kstamp && o->threads > 1,
+		 "--kstamp conflicts with --threads (the threads of a socket share its last stamp)");
 	/*
 	 * -G/-S need the gso_size cmsg: recvmmsg reads a batch of them per call
 	 * (one syscall, not one per GRO read); plain reads stay recv, as upstream

@@ -21,10 +21,11 @@ static const char *const stop_names[] = {
 
 struct totals {
 	uint64_t bytes, datagrams, reads, calls, gro_reads, first_ns, last_ns;
+	uint64_t kfirst_ns, klast_ns;
 	uint64_t naps, polls;
 	uint64_t err[E_NR], errors;
 	uint64_t loss, dup, reorder, flows_seen;
-	double duration;
+	double duration, reads_window, kernel_window;	/* s; kernel: -1 none */
 };
 
 static void sum_up(const struct rx_view *v, struct totals *t)
@@ -49,6 +50,10 @@ static void sum_up(const struct rx_view *v, struct totals *t)
 			t->first_ns = w->first_ns;
 		if (w->last_ns > t->last_ns)
 			t->last_ns = w->last_ns;
+		if (w->kfirst_ns && (!t->kfirst_ns || w->kfirst_ns < t->kfirst_ns))
+			t->kfirst_ns = w->kfirst_ns;
+		if (w->klast_ns > t->klast_ns)
+			t->klast_ns = w->klast_ns;
 	}
 	for (i = 0; cfg->seq && i < cfg->flows; i++) {
 		const struct flow *f = &v->flows[i];
@@ -67,7 +72,12 @@ static void sum_up(const struct rx_view *v, struct totals *t)
 	for (e = 0; e < E_NR; e++)
 		t->errors += t->err[e];
 	if (t->first_ns && t->last_ns > t->first_ns)
-		t->duration = (t->last_ns - t->first_ns) / 1e9;
+		t->reads_window = (t->last_ns - t->first_ns) / 1e9;
+	t->kernel_window = -1;
+	if (cfg->kstamp && t->kfirst_ns && t->klast_ns > t->kfirst_ns)
+		t->kernel_window = (t->klast_ns - t->kfirst_ns) / 1e9;
+	/* --kstamp: the kernel's window when both edges have a stamp */
+	t->duration = t->kernel_window > 0 ? t->kernel_window : t->reads_window;
 }
 
 static void print_json(const struct rx_view *v, const struct totals *t)
@@ -101,6 +111,7 @@ static void print_json(const struct rx_view *v, const struct totals *t)
 	ug_json_i64(&j, "flows", cfg->seq ? cfg->flows : 0);
 	ug_json_i64(&j, "rcvbuf", cfg->rcvbuf ? cfg->rcvbuf : RX_RCVBUF_DEF);
 	ug_json_str(&j, "wait", cfg->poll_wait ? "poll" : "nap");
+	ug_json_bool(&j, "kstamp", cfg->kstamp);
 	if (cfg->ncpus) {
 		ug_json_arr_open(&j, "cpu");
 		for (i = 0; i < cfg->ncpus; i++)
@@ -119,6 +130,12 @@ static void print_json(const struct rx_view *v, const struct totals *t)
 	tot.cpu_sys_s = sys;
 	ug_json_totals(&j, &tot);
 
+	ug_json_str(&j, "window", t->kernel_window > 0 ? "kernel" : "reads");
+	ug_json_dbl(&j, "window_reads_s", t->reads_window);
+	if (t->kernel_window > 0)
+		ug_json_dbl(&j, "window_kernel_s", t->kernel_window);
+	else
+		ug_json_null(&j, "window_kernel_s");
 	ug_json_u64(&j, "reads", t->reads);
 	ug_json_u64(&j, "gro_reads", t->gro_reads);
 	ug_json_u64(&j, "naps", t->naps);

@@ -276,6 +276,8 @@ rx_launch() {
 	# as an application would (its default 20 us naps would bill their own
 	# timer loop to the path; netperf's service demand blocks too)
 	[ -z "$rate" ] || rx_cmd[$n]+=" --poll-wait"
+	# --rx-window kernel: the window's edges are the kernel's receive stamps
+	[ "$rx_window" != kernel ] || [ "$rxm" = tcp ] || rx_cmd[$n]+=" --kstamp"
 	[ "$rx_reuseport" = 1 ] || [ "$rxm" = tcp ] || rx_cmd[$n]+=" --reuseport $rx_reuseport"
 	if [ "$rtype" = ssh ]; then
 		ssh "${ssh_opts[@]}" "${rargs[@]}" -- "timeout $((${secs%%.*} + 61)) ${rx_cmd[$n]}" \

@@ -60,6 +60,13 @@ def one_run(path, conf):
         r["rx_" + k] = rx[k]
     r["rx_reads"] = rx.get("reads")
     r["rx_datagrams_per_read"] = rx.get("datagrams_per_read")
+    # the receiver's window (rx MB/s is bytes over it): "kernel" (its first
+    # and last datagram's receive stamps, --rx-window kernel) or "reads"
+    # (its reader's clock; also a --kstamp receiver whose edges had no
+    # stamp), with both lengths where the receiver gave them
+    r["rx_window"] = rx.get("window", "reads")
+    r["rx_window_reads_s"] = rx.get("window_reads_s")
+    r["rx_window_kernel_s"] = rx.get("window_kernel_s")
     r["tx_gso_active"] = bool(tx.get("gso", {}).get("active"))
     r["tx_gso_fallback"] = bool(tx.get("gso", {}).get("fallback"))
     r["tx_zerocopy_copied"] = tx.get("zerocopy", {}).get("copied")

@@ -63,6 +63,9 @@ usage: $ug_prog [options]
                      of each tx/rx pair's capacity measured in its warm-up slices;
                      the headline metric becomes the CPU cost per GiB
   --rate-a PCT       A paced at PCT% (55..100) of B's rate: a known-effect check
+  --rx-window W      a UDP slice's receive window: kernel (its first and last
+                     datagram's kernel receive stamps) or reads (when the
+                     receiver read them); default kernel with --rate, else reads
   --metric M         the headline and stop-rule metric: mbps (rx MB/s) or cost
                      (CPU s per GiB); default mbps, with --rate cost
   --method M         auto, inrun or slices (default auto: slices, at least 6
@@ -146,7 +149,7 @@ tx_threads=1 tx_sockets=1 rx_reuseport=1
 channels= flowhash=0 irq_cpus= rps= xps= tx_cpu= rx_cpu= rmem= wmem=
 label= out_root=$UG_TOP/results use_perf=1 use_plots=1 dry=0 family=4
 idle_ms=2000
-metric= ci=95,3 ci_given=0 reps_given=0 max_reps=200 budget=260 after_target=rounds rate= rate_a=100 warmup=1 pin=1
+rx_window= metric= ci=95,3 ci_given=0 reps_given=0 max_reps=200 budget=260 after_target=rounds rate= rate_a=100 warmup=1 pin=1
 cmdline="$0"
 for a in "$@"; do cmdline+=" $(printf '%q' "$a")"; done
 # one trap scheme (lib.sh): nothing deferred yet, a signal just ends the run
@@ -189,6 +192,8 @@ while [ $# -gt 0 ]; do
 		*) ug_die "--after-target '$after_target': allowed rounds, stop" ;; esac ;;
 	--rate) need_arg "$1" $#; rate=$2; shift; rate_check "$rate" ;;
 	--rate-a) need_arg "$1" $#; int_in "$1" "$2" 55 100; rate_a=$2; shift ;;
+	--rx-window) need_arg "$1" $#; rx_window=$2; shift
+		case "$rx_window" in kernel | reads) ;; *) ug_die "--rx-window '$rx_window': allowed kernel, reads" ;; esac ;;
 	--metric) need_arg "$1" $#; metric=$2; shift
 		case "$metric" in mbps | cost) ;; *) ug_die "--metric '$metric': allowed mbps, cost" ;; esac ;;
 	--method) need_arg "$1" $#; method=$2; shift
@@ -232,6 +237,10 @@ done
 [ -z "$rate_pct" ] || [ "$warmup" = 1 ] ||
 	ug_die "--rate $rate with --no-warmup: PCT% is of the capacity the warm-up slices measure; allowed with --no-warmup: a rate (NUMBER[k|M|G][B])"
 [ "$rate_a" = 100 ] || [ -n "$rate" ] || ug_die "--rate-a $rate_a: allowed only with --rate"
+# a paced slice's rate is judged against its pacer's (R T + bucket): its
+# window from arrival stamps, not from a reader's wake-ups
+# (results/known-quantum-2026-11-28)
+[ -n "$rx_window" ] || { [ -n "$rate" ] && rx_window=kernel; } || rx_window=reads
 [ "$ci" = off ] || [ "$reps" -ge 2 ] || ug_die "-n $reps with --ci $ci: allowed 2..50 (the minimum pairs)"
 [ "$ci" = off ] || [ "$max_reps" -ge "$reps" ] ||
 	ug_die "--max-reps $max_reps: below -n $reps, allowed $reps..200"
@@ -688,6 +697,7 @@ write_conf() {
 	echo "rate=$rate"
 	echo "rate_a=$rate_a"
 	echo "metric=$metric"
+	echo "rx_window=$rx_window"
 	echo "method=$method"
 	echo "t_end=$EPOCHREALTIME"
 	echo "counters_source=$counters_source"

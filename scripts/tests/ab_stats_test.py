@@ -537,6 +537,14 @@ def check_run(d, kind):
             if c["n"] + len(c["disturbed"]) != c["pairs"]:
                 bad.append("%s: pairs %d != used %d + disturbed" % (
                     a["tx_mode"], c["pairs"], c["n"]))
+    # a paced run's UDP receivers take the kernel's window (--rx-window
+    # kernel, its default with --rate); an unpaced run's their reads'
+    for x in r["runs"]:
+        want = "kernel" if kind == "rate" and x.get("proto") != "tcp" else "reads"
+        if ("--kstamp" in x["cmd_rx"]) != (want == "kernel") or x.get("rx_window") != want:
+            bad.append("run %d: rx window %r (%s), expected %s" % (
+                x["index"], x.get("rx_window"), x["cmd_rx"], want))
+            break
     if kind == "rate":
         if iv["metric"] != "cpu_cost_per_GiB":
             bad.append("rate mode headline metric %s" % iv["metric"])

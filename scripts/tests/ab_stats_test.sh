@@ -143,6 +143,7 @@ bad "--rate-a without --rate" "--rate-a 97" --rate-a 97
 bad "--rate-a under what keeps a GSO packet in A's bucket" "--rate-a 50: out of range, allowed 55..100" \
 	--rate 5MB --rate-a 50
 bad "an unknown metric" "--metric 'pps'" --metric pps
+bad "an unknown receive window" "--rx-window 'wire': allowed kernel, reads" --rx-window wire
 bad "--secs under 0.2" "--secs 0.1: out of range, allowed 0.2..60" --secs 0.1
 bad "--secs with 4 decimals" "--secs '1.2345': not a number of seconds, allowed 0.2..60" --secs 1.2345
 # the BPF overhead benchmark that toggles the programs around one long run
