@@ -394,7 +394,12 @@ static void loop_udp(struct worker *w)
 		m->msg_iovlen = 1;
 		m->msg_control = cm ? w->ctrl + i * RX_CTRL_LEN : NULL;
 	}
-	while (!stopping() && (vlen = rx_budget(cfg->batch))) {
+	/*
+	 * --kstamp: the first call reads one message, so that the stamp after it
+	 * is the first datagram's, not the last of a batch that piled up while
+	 * the reader slept
+	 */
+	while (!stopping() && (vlen = rx_budget(cfg->kstamp && !w->first_ns ? 1 : cfg->batch))) {
 		if (cm)
 			for (i = 0; i < (int)vlen; i++)
 				w->msgs[i].msg_hdr.msg_controllen = RX_CTRL_LEN;
