@@ -372,6 +372,21 @@ def fit_line(tr):
     return line
 
 
+def windows_line(rs):
+    """How the slices' receivers measured their window (runs[].rx_window:
+    kernel receive stamps or the reader's clock; none recorded before
+    session 22: reads), the pacer's model R*T + bucket being over it."""
+    c = {"kernel": 0, "reads": 0}
+    for r in rs:
+        for x in r.get("runs") or []:
+            if x.get("proto") != "tcp":
+                w = x.get("rx_window") or "reads"
+                c[w] = c.get(w, 0) + 1
+    return ("- UDP receivers' windows: %d slices by the kernel's receive stamps, %d by the "
+            "reader's clock (--rx-window; the pacer's model is over the window)"
+            % (c["kernel"], c["reads"]))
+
+
 def known(rs, true):
     L = ["## Known effect (A paced at 97%% of B: true A/B %.3f)" % true, ""]
     if not rs:
@@ -390,6 +405,7 @@ def known(rs, true):
                <= p["ci"]["hi"] * (1 + PACER_ERR))
     tot = sum(len(r.get("ab") or []) for r in rs)
     L.append("%d runs, %d pair intervals (of %d pairs), over %s." % (len(rs), n, tot, span(rs)))
+    L.append(windows_line(rs))
     L.append("- found (real, A slower): %d of %d (%.0f%%; target at least 80%%: %s)" % (
         found, n, 100.0 * found / max(1, n), "NOT met" if found < 0.8 * n else
         "met" if len(rs) >= 20 else "not shown: %d runs are too few" % len(rs)))

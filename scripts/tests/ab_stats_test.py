@@ -397,6 +397,13 @@ def campaign_host_noise_against_the_path():
         if want not in txt:
             raise AssertionError("%r not in:\n%s" % (want, txt))
     same(C.host_noise([dict(rs[0], _host_noise=None)]), [])
+    # the known section counts how the UDP receivers measured their window
+    # (none recorded: the reader's clock; TCP slices not counted)
+    runs = [{"proto": "udp", "rx_window": "kernel"}, {"proto": "udp"},
+            {"proto": "tcp", "rx_window": "reads"}, {"proto": "udp", "rx_window": "kernel"}]
+    if "2 slices by the kernel's receive stamps, 1 by the reader's clock" not in \
+            C.windows_line([{"runs": runs[:2]}, {"runs": runs[2:]}]):
+        raise AssertionError(C.windows_line([{"runs": runs}]))
     # an A/A campaign's runs get the same table (every pair of theirs is
     # state-free)
     for r in rs:
