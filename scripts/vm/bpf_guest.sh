@@ -129,7 +129,7 @@ snmp_check() {
 	# the sender's --json gso.probe {sends, datagrams, reads}: "S D R"
 	read -r ps pd pr < <(grep -o '"probe":{[^}]*}' "$w.tx.json" 2>/dev/null |
 		tr -dc '0-9,' | tr ',' ' ')
-	reads=$(sed -n 's/.*},"reads":\([0-9]*\),"gro_reads".*/\1/p' "$w.rx.json" 2>/dev/null)
+	reads=$(sed -n 's/.*"reads":\([0-9]*\),"gro_reads".*/\1/p' "$w.rx.json" 2>/dev/null)
 	for v in outd sndb txin in rcv mem inerr ps pd pr reads; do
 		[ -n "${!v}" ] || { emit "not ok" "$name: snmp: no figure $v (snmp or --json)"; return; }
 	done
