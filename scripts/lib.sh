@@ -150,7 +150,7 @@ ug_need_built() {
 # stays for exit; scopes nest.
 _ug_defer=()
 _ug_scopes=()
-defer() { _ug_defer+=("${*@Q}"); }
+defer() { _ug_defer+=("${*@Q}"); _ug_journal; }
 defer_scope_begin() { _ug_scopes+=("${#_ug_defer[@]}"); }
 defer_scope_end() {
 	local n=${#_ug_scopes[@]}
@@ -165,6 +165,7 @@ _ug_run_from() {
 		eval "${_ug_defer[$i]}" >/dev/null 2>&1 </dev/null || true
 		unset "_ug_defer[$i]"
 	done
+	_ug_journal
 }
 # run and drop everything deferred so far (every scope), after ending the
 # receivers still running (ug_rx_start)
@@ -172,6 +173,61 @@ run_deferred() {
 	_ug_end_live
 	_ug_run_from 0
 	_ug_defer=() _ug_scopes=()
+	# the cleanup ran: the guard (if any) has nothing to do
+	[ -z "$_ug_guard" ] || rm -f "$_ug_guard"
+}
+# ---- a guard for a death without traps ----------------------------------------
+# SIGKILL to the script, or bash itself aborting (SIGABRT, seen once in 20
+# SIGINTs to udpgso_ab.sh in CI on 2026-11-28), runs no trap and no deferred
+# command.  ug_guard: from here on the deferred commands are also kept in a
+# journal file, and a watcher (out of the job table, INT/TERM/HUP ignored,
+# in this script's session) waits for this shell to be gone; if the journal
+# is still there (run_deferred removes it), it kills what is left of this
+# script's process group (when the script leads it) and runs the journal,
+# last first, as run_deferred would.  Functions a deferred command names
+# must exist when ug_guard is called (the watcher is a copy of the shell).
+_ug_guard=
+_ug_journal() {
+	[ -n "$_ug_guard" ] || return 0
+	if [ "${#_ug_defer[@]}" -eq 0 ]; then
+		: >"$_ug_guard"
+	else
+		printf '%s\n' "${_ug_defer[@]}" >"$_ug_guard.new" && mv -f "$_ug_guard.new" "$_ug_guard"
+	fi
+}
+ug_guard() {
+	local me=$$
+	[ -z "$_ug_guard" ] || return 0
+	_ug_guard=$(mktemp "${TMPDIR:-/tmp}/ug-guard.$me.XXXXXX") || return 1
+	_ug_journal
+	( (
+		local j st p fd
+		trap '' INT TERM HUP PIPE
+		exec </dev/null >/dev/null 2>&1
+		# no pipe of the caller's held open by the watcher
+		for fd in /proc/$BASHPID/fd/*; do
+			fd=${fd##*/}
+			[ "$fd" -le 2 ] || eval "exec $fd>&-"
+		done 2>/dev/null
+		# (tail asks the kernel every 0.5 s; no process per check)
+		while kill -0 "$me" 2>/dev/null; do
+			tail -s 0.5 --pid="$me" -f /dev/null || sleep 0.5
+		done
+		j=$_ug_guard _ug_guard=
+		[ -s "$j" ] || { rm -f "$j"; exit 0; }
+		read -r st <"/proc/$BASHPID/stat"
+		st=${st##*) }
+		# shellcheck disable=SC2086 # the fields of /proc/PID/stat
+		set -- $st
+		if [ "$3" = "$me" ]; then
+			for p in $(pgrep -g "$me"); do
+				[ "$p" = "$BASHPID" ] || kill -KILL "$p" 2>/dev/null
+			done
+		fi
+		mapfile -t _ug_defer <"$j"
+		_ug_run_from 0
+		rm -f "$j"
+	) & )
 }
 # Receivers ug_rx_start started and ug_rx_end has not waited for: a signal
 # to the script's process group misses one under timeout(1), which runs in

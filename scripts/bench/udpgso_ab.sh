@@ -550,17 +550,20 @@ echo "$cmdline" >"$resdir/command"
 	echo "loadavg: $(cat /proc/loadavg)"
 } >"$resdir/environment"
 
+# restore even if we die half way through a change
+# (twice if need be: a restore killed half way is done again)
+restore_side() {	# LS|RS SNAPSHOT DEV
+	"$1" restore "$(cat "$2")" "$3" </dev/null ||
+		"$1" restore "$(cat "$2")" "$3" </dev/null
+}
+# a death without traps (SIGKILL, bash aborting) is undone by a watcher
+# (lib.sh), a copy of this shell: what it may run is defined above
+ug_guard || ug_die "cannot start the restore guard (mktemp)"
 # snapshot both sides before anything
 if [ "$remote" = 1 ]; then
 	LS save "$dev_tx" >"$resdir/snapshot.before.tx" || ug_die "snapshot of $dev_tx failed"
 	RS save "$dev_rx" </dev/null >"$resdir/snapshot.before.rx" ||
 		ug_die "snapshot of the remote $dev_rx failed"
-	# restore even if we die half way through a change
-	# (twice if need be: a restore killed half way is done again)
-	restore_side() {	# LS|RS SNAPSHOT DEV
-		"$1" restore "$(cat "$2")" "$3" </dev/null ||
-			"$1" restore "$(cat "$2")" "$3" </dev/null
-	}
 	defer restore_side LS "$resdir/snapshot.before.tx" "$dev_tx"
 	defer restore_side RS "$resdir/snapshot.before.rx" "$dev_rx"
 else

@@ -14,7 +14,8 @@
 #     reached over IPv6, the matrix in IPv4 and IPv6 (--family both), the
 #     per-skb counters read on both sides (udpgso_stats copied to the remote);
 #   - restore under kill: runs killed at random points (the script with
-#     SIGTERM/SIGINT, or one of its children), then the snapshot after must
+#     SIGTERM/SIGINT, or SIGKILL, which only lib.sh's ug_guard can undo, or
+#     one of its children), then the snapshot after must
 #     equal the snapshot before.  AB_KILL_REPS sets how many (default 20),
 #     AB_KILL_CHILD=1 makes every one a SIGKILL to a random child.
 #
@@ -76,6 +77,32 @@ else
 	ktap_fail "ns_add: an 'ip netns add' killed after making the namespace" \
 		"left: ${kleft:-none}; $(printf '%s' "$kout" | tr '\n' ' ')"
 	for n in $kleft; do ip netns del "$n"; done
+fi
+
+# ---- ug_guard: a script killed with SIGKILL (no trap runs) -------------------
+# its namespace deferred, then SIGKILL to itself: the guard deletes it and
+# removes its journal; a normal exit leaves the guard nothing to do
+# shellcheck disable=SC2016 # expanded by the child shell
+guard_case() {	# kill|exit
+	bash -c '. "$1/scripts/lib.sh"; ug_trap_install; ug_guard || exit 1
+		ns_add g || exit 1; echo "pid $$ $_ug_guard"
+		[ "$2" = kill ] && kill -KILL $$; exit 0' _ "$UG_TOP" "$1" 2>/dev/null
+}
+gk=$(guard_case kill) ge=$(guard_case exit)
+read -r _ gkpid gkj <<<"$gk"
+read -r _ gepid gej <<<"$ge"
+for ((w = 0; w < 50; w++)); do
+	[ -e "$gkj" ] || [ -e "$gej" ] || ip netns list | grep -q "^ug\($gkpid\|$gepid\)-" || break
+	sleep 0.1
+done
+gleft=$(ip netns list | grep "^ug\($gkpid\|$gepid\)-" | cut -d' ' -f1)
+if [[ "$gkpid" =~ ^[0-9]+$ ]] && [[ "$gepid" =~ ^[0-9]+$ ]] && [ -z "$gleft" ] &&
+	[ -n "$gkj" ] && [ ! -e "$gkj" ] && [ -n "$gej" ] && [ ! -e "$gej" ]; then
+	ktap_ok "ug_guard: a script killed with SIGKILL has its namespace deleted by the guard (${w}00 ms)"
+else
+	ktap_fail "ug_guard: SIGKILL to a script with a namespace deferred" \
+		"left: ${gleft:-no namespace}; journals: $(ls "$gkj" "$gej" 2>/dev/null | tr '\n' ' ')"
+	for n in $gleft; do ip netns del "$n"; done
 fi
 
 # the state a run in NETIF mode may touch, on both ends
@@ -350,7 +377,7 @@ fi
 # processes are gone, NETIF runs check every setting of both ends.
 kill_fail=0 kill_log=
 one_kill() {
-	local i=$1 pid how delay victim kids rc mode args after
+	local i=$1 pid how delay victim kids rc mode args after w
 	args=(--out "$out" --label kill -n 1 -l 1 --no-plots)
 	case $((i % 4)) in
 	0) mode=local; args+=(--tx gso-cmsg --rx gro) ;;
@@ -370,12 +397,14 @@ one_kill() {
 	pid=$!
 	delay=$((RANDOM % 40 + 2))
 	sleep "$((delay / 10)).$((delay % 10))"
-	how=$((RANDOM % 5))
-	[ "$KILL_CHILD" = 1 ] && how=3
+	how=$((RANDOM % 6))
+	[ "$KILL_CHILD" = 1 ] && how=4
 	case $how in
 	0) how="SIGTERM to the script"; kill -TERM "$pid" 2>/dev/null ;;
 	1) how="SIGINT to the script"; kill -INT "$pid" 2>/dev/null ;;
 	2) how="SIGINT to its process group (Ctrl-C)"; kill -INT -- "-$pid" 2>/dev/null ;;
+	# no trap runs (as when bash itself aborts): the guard restores
+	3) how="SIGKILL to the script"; kill -KILL "$pid" 2>/dev/null ;;
 	*) kids=$(pgrep -s "$pid" | grep -vx "$pid")
 	   victim=$(echo "$kids" | shuf -n1 2>/dev/null)
 	   if [ -n "$victim" ]; then
@@ -390,8 +419,9 @@ one_kill() {
 	if kill -0 "$pid" 2>/dev/null; then kill -TERM "$pid"; fi
 	wait "$pid"
 	rc=$?
-	# processes being killed may take a moment to be gone
-	session_gone "$pid" || true
+	# processes being killed may take a moment to be gone (and the guard,
+	# after a SIGKILL to the script, a few seconds to restore)
+	for ((w = 0; w < 5; w++)); do session_gone "$pid" && break; done
 	after=$(snap_hp)
 	local why=""
 	if [ "$after" != "$base" ]; then
@@ -405,6 +435,8 @@ one_kill() {
 	if [ -n "$why" ]; then
 		kill_fail=$((kill_fail + 1))
 		echo "# kill $i ($mode, $how after ${delay}00 ms, exit $rc): $why"
+		# what the script said last (bash's own message if it aborted)
+		tail -n 5 "$tmp/kill.err" | sed 's/^/#   stderr: /'
 		# and leave the machine clean
 		for n in $(ip netns list | grep "^ug$pid-" | cut -d' ' -f1); do ip netns del "$n"; done
 		# put things back for the next round
@@ -413,7 +445,9 @@ one_kill() {
 	fi
 }
 t0=$SECONDS
-for ((i = 0; i < KILL_REPS; i++)); do one_kill "$i"; done
+# (bash's own notices of the killed jobs, "Killed", "Aborted", are left out
+# of the TAP: each kill's exit status is in the summary line)
+for ((i = 0; i < KILL_REPS; i++)); do one_kill "$i" 2>/dev/null; done
 ktap_info "kills: $kill_log"
 ktap_info "$KILL_REPS kills in $((SECONDS - t0)) s"
 if [ "$KILL_REPS" -eq 0 ]; then
