@@ -46,6 +46,40 @@ def tau_interval(y, se, n, others, level=95.0):
     return math.exp(y - half), math.exp(y + half), math.sqrt(tau2)
 
 
+def p_value(y, se, n, tau, k):
+    """Two-sided p of ln(A/B) = Y against 0 with the interval of
+    tau_interval (N pairs of se SE, K other runs giving TAU): the level at
+    which its half-width hypot(t_n se, t_k tau) reaches |Y| (bisection)."""
+    def half(q):
+        return math.hypot(ab_stats.t_quantile(q, n - 1) * se,
+                          ab_stats.t_quantile(q, k - 1) * tau)
+    if y == 0.0:
+        return 1.0
+    lo, hi = 0.5, 1.0 - 1e-12
+    if half(hi) < abs(y):
+        return 2.0 * (1.0 - hi)
+    for _ in range(60):
+        mid = (lo + hi) / 2.0
+        if half(mid) < abs(y):
+            lo = mid
+        else:
+            hi = mid
+    return 2.0 * (1.0 - lo)
+
+
+def call(xs, level):
+    """Holm over the pairs of one run on their across-runs p (XS: the
+    across_runs records): each gets holm, and real = holm and the interval
+    excludes 1.0.  The run-level rule of issue 26: within one run the slice
+    pairs share the run's states, so its own interval is honest per pair but
+    not per run (Intel A/A campaign ab-campaign-2026-11-28h: 3 of 20 runs
+    with a false call; with this rule 1 of 20, results/aa-rule-2026-11-29)."""
+    held = ab_stats.holm([x["p"] for x in xs], 1.0 - level / 100.0)
+    for x, h in zip(xs, held):
+        x["holm"] = h
+        x["real"] = bool(h and not x["lo"] <= 1.0 <= x["hi"])
+
+
 def log_se(iv):
     """(ln ratio, se, n) of an interval record, or None without them."""
     if not iv or not iv.get("ratio") or iv.get("sd_log") is None or (iv.get("n") or 0) < 2:
@@ -107,9 +141,13 @@ def mark(d, conf, ab, metric):
         iv["across_runs"] = {
             "runs": len(o), "tau_log": got[2], "lo": got[0], "hi": got[1],
             "half_pct": 100.0 * (math.sqrt(got[1] / got[0]) - 1.0),
+            "p": p_value(me[0], me[1], me[2], got[2], len(o)),
             "ratio_min": math.exp(min(ys)), "ratio_max": math.exp(max(ys)),
             "method": "method-of-moments tau^2 over the other runs of this machine "
                       "and matrix; ln(A/B) +- sqrt((t_n se)^2 + (t_k tau)^2)"}
+    xs = [a["ci"][metric]["across_runs"] for a in ab if "across_runs" in a["ci"][metric]]
+    if xs:
+        call(xs, ab[0]["ci"][metric]["level"])
     return {"runs": len(others), "first": min((m[0] for m in spans), default=None),
             "last": max((m[1] for m in spans), default=None), "tools": tools,
             "same_tools": same}

@@ -189,6 +189,7 @@ def aa(rs):
                      len(out), len(ps), len({id(r) for r in rs for p in pairs(r)
                                              if id(p) in out}),
                      hw3, len(ps)))
+    L += rule_line(rs)
     L += outlier_line(rs)
     L += secondary(rs, "A/A")
     for r in rs:
@@ -331,6 +332,54 @@ def across_runs(rs):
     return out
 
 
+def across_calls(rs):
+    """The run-level rule of make run's verdicts (ab_across.call) replayed
+    leave-one-out: each pair's across-runs p against the campaign's other
+    runs, Holm over each run's pairs.  {id(p): real} for the pairs with a
+    between-run term."""
+    import ab_across
+    x = across_runs(rs)
+    k = {}
+    for r in rs:
+        for p in pairs(r):
+            if ab_across.log_se(p["ci"]) is not None:
+                key = (p["tx_mode"], p["rx_mode"], p.get("family", 4))
+                k[key] = k.get(key, 0) + 1
+    out = {}
+    for r in rs:
+        recs = []
+        for p in pairs(r):
+            if id(p) not in x:
+                continue
+            y, se, n = ab_across.log_se(p["ci"])
+            lo, hi, tau = x[id(p)]
+            recs.append((p, {"lo": lo, "hi": hi, "p": ab_across.p_value(
+                y, se, n, tau, k[(p["tx_mode"], p["rx_mode"], p.get("family", 4))] - 1)}))
+        ab_across.call([c for _, c in recs], 95.0)
+        out.update((id(p), c["real"]) for p, c in recs)
+    return out
+
+
+def rule_line(rs, known_true=None):
+    """Pairs and runs called by the run-level rule (across_calls)."""
+    import ab_across
+    c = across_calls(rs)
+    if not c:
+        return []
+    ps = [p for r in rs for p in pairs(r) if id(p) in c]
+    called = [p for p in ps if c[id(p)]]
+    runs = sum(1 for r in rs if any(c.get(id(p)) for p in pairs(r)))
+    head = ("- the run-level rule (make run's verdict with %d or more other runs of the "
+            "machine: the interval with the between-run term, here leave-one-out, must pass "
+            "Holm over the run's pairs): " % ab_across.MIN_OTHERS)
+    if known_true is not None:
+        found = sum(1 for p in called if p["ci"]["ratio"] < 1.0)
+        return [head + "found %d of %d" % (found, len(ps))]
+    return [head + "%d of %d pairs called, %d of %d runs with any (target at most 1 in 20: %s)"
+            % (len(called), len(ps), runs, len(rs), "NOT met" if runs > len(rs) / 20.0 else
+               "met" if len(rs) >= 20 else "not shown: too few runs")]
+
+
 def across_line(rs, tr):
     """Found and coverage of the pacer's A/B with the between-run term
     (across_runs), and each pair's tau."""
@@ -425,8 +474,15 @@ def known(rs, true):
                      100 * PACER_ERR, PACER_ERR, ecov, len(tr), 100.0 * ecov / len(tr),
                      "NOT met" if ecov < 0.95 * len(tr) else "met" if len(rs) >= 20
                      else "not shown: %d runs are too few" % len(rs)))
+        narrow = sum(1 for p in tr if p["ci"]["hi"] / p["ci"]["lo"] < (1 + PACER_ERR) ** 2)
+        if narrow:
+            L.append("- %d of %d intervals are narrower than the model's own error (±%g%%): "
+                     "for them strict coverage of the pacer's A/B asks more than the model "
+                     "knows, and the line above (to within the model's own error) is the one "
+                     "to judge by" % (narrow, len(tr), 100 * PACER_ERR))
         L.append(fit_line(tr))
         L += across_line(rs, tr)
+        L += rule_line(rs, true)
     L.append("- found, by load (1-min load average, the higher of the run's start and end): "
              + by_load(rs, lambda p: p["ci"]["real"] and p["ci"]["ratio"] < 1.0))
     L.append("- covered, by load: " + by_load(rs, lambda p: p["ci"]["lo"] <= true

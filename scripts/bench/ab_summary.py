@@ -37,6 +37,12 @@ def pair_line(a, n_pairs):
     if a.get("target_reached") is False:
         rng += ", target not reached (%s)" % a["stopped_by"]
     rng += ab_across.words(iv)
+    x = iv.get("across_runs") or {}
+    if real and x.get("real") is False:
+        return ("- %s: **not shown across runs** (%s) — this run's own interval excludes 1.0 "
+                "and passes Holm, but with the between-run term (p = %.3g) the correction for "
+                "%d pairs does not pass: within one run its slice pairs share the run's "
+                "states; treat as no difference" % (where, rng, x["p"], n_pairs))
     if iv["excludes_1"] and not real:
         return ("- %s: **not shown** (%s) — the interval excludes 1.0, but p = %.3g does not "
                 "pass the correction for %d pairs (Holm): treat as no difference" % (
@@ -62,7 +68,10 @@ def across_note(x, least):
                 "directory that holds this one, fewer than %d: each interval is about this "
                 "run's own minutes, and the next run's effect may fall outside it (on the "
                 "VM of results/across-2026-11-28 a GSO pair's A/B moved between runs by a "
-                "between-run sd of 3-6%%)." % (n, least))
+                "between-run sd of 3-6%%); its calls are honest per pair, not per run (on "
+                "the Intel A/A campaign ab-campaign-2026-11-28h 3 of 20 runs called a pair "
+                "whose A and B were the same; with %d other runs the verdicts also need the "
+                "interval across them: 1 of 20)." % (n, least, least))
     when = ""
     if x.get("first") is not None and x.get("last") is not None:
         when = ", made from %s to %s UTC" % tuple(
@@ -106,10 +115,12 @@ def headline(res):
     ci = res["interval"]
     L.append("Compared by %s%s, %g%% paired t-intervals of A/B per tx -> rx pair; \"real\" "
              "= the interval excludes 1.0 and the paired t-test passes Holm's correction over "
-             "the %d pairs (family-wise error %g%%); \"N pairs ranging X-Y\" = the lowest and "
+             "the %d pairs (family-wise error %g%%), and, with %d or more other runs of this "
+             "machine and matrix, so does the interval with the between-run term (one run's "
+             "own is honest per pair, not per run); \"N pairs ranging X-Y\" = the lowest and "
              "highest A/B of the slice pairs, each taken in its round's machine state:" % (
                  name, " at a fixed offered rate" if res.get("rate") else "", ci["level"],
-                 len(ab), 100 - ci["level"]))
+                 len(ab), 100 - ci["level"], ab_across.MIN_OTHERS))
     L.append("")
     for a in ab:
         L.append(pair_line(a, len(ab)))

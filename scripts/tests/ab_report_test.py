@@ -259,6 +259,26 @@ def across_runs_of_the_machine():
         same(X.mark(me, {}, ab, "rx_MBps")["same_tools"], 0)
         same(ab_summary.across_note({"runs": 2}, 3).startswith(
             "Across runs: 2 other run(s) of this machine"), True)
+        # the run-level rule: the across interval's p (the level at which it
+        # reaches 1.0), Holm over the run's pairs; A/B 1.0 is p 1, not real
+        same((x["p"], x["holm"], x["real"]), (1.0, False, False))
+        # p inverts the interval: at p the half-width is |ln A/B|
+        y = 0.05
+        pv = X.p_value(y, 0.001, 16, 0.0152425, 3)
+        q = 1.0 - pv / 2.0
+        close(math.hypot(S.t_quantile(q, 15) * 0.001, S.t_quantile(q, 2) * 0.0152425), y, 1e-6)
+        # A/B 1.03 with a tight run (se 0.001: its own p tiny, Holm passes) is
+        # inside the between-run term's ±6.8%: "not shown across runs"; 1.2 is real
+        for ratio, want in ((1.03, "**not shown across runs**"), (1.2, "**A is faster by")):
+            iv = {"ratio": ratio, "sd_log": 0.004, "n": 16, "level": 95.0,
+                  "lo": ratio * 0.998, "hi": ratio * 1.002, "half_pct": 0.2,
+                  "excludes_1": True, "p": 1e-12, "holm": True, "mde_pct": 0.3}
+            ent = {"tx_mode": "gso-cmsg", "rx_mode": "plain", "family": 4,
+                   "ci_metric": "rx_MBps", "ci": {"rx_MBps": iv}}
+            X.mark(me, {}, [ent], "rx_MBps")
+            same(iv["across_runs"]["real"], ratio == 1.2)
+            line = ab_summary.pair_line(ent, 1)
+            same(want in line, True)
         # the same A/B in every run: no spread beyond each run's own
         ab[0]["ci"]["rx_MBps"].pop("across_runs")
         for rel in ("a/run1", "b/copy-of-run1", "a/run2", "b/run3"):

@@ -324,6 +324,23 @@ def campaign_between_run_term_leave_one_out():
 
 
 @test
+def campaign_run_level_rule():
+    # the rule of make run's verdicts replayed leave-one-out: a run whose A/B
+    # is far beyond the others' spread is called, those within it are not
+    # (each run's own interval would call all five: se 0.001 over 16 pairs)
+    import ab_campaign_summary as C
+    rs = [{"_dir": "r%d" % i,
+           "ab": [{"tx_mode": "sendto", "rx_mode": "plain", "family": 4,
+                   "ci": {"ratio": math.exp(y), "sd_log": 0.004, "n": 16, "real": True}}]}
+          for i, y in enumerate([0.0, 0.01, -0.01, 0.02, 0.3])]
+    c = C.across_calls(rs)
+    same([c[id(r["ab"][0])] for r in rs], [False, False, False, False, True])
+    same(C.rule_line(rs)[0].endswith(
+        "1 of 5 pairs called, 1 of 5 runs with any (target at most 1 in 20: NOT met)"), True)
+    same(C.rule_line(rs, 0.97)[0].endswith("found 0 of 5"), True)
+
+
+@test
 def campaign_default_runs_against_the_target():
     # issue 26's target is met in a run only when every pair the setting does
     # not touch (sendto, sendmmsg, tcp) is within +-3%: one GSO pair short does
