@@ -41,6 +41,8 @@
 #                  per working set (64K, 16M) on CPU 0 (2..600; default 0: off):
 #                  the host's own noise at the run's start, in the run's
 #                  directory (host_noise.log, .json) and its summary line
+#   --host-noise-cpu N  the probe on CPU N instead (0..ncpus-1; the runs pin
+#                  the sender to CPU 0 and the receiver to CPU 1)
 set -u
 . "$(dirname "$0")/../lib.sh"
 . "$UG_TOP/scripts/bench/ab_opts.sh"
@@ -49,10 +51,10 @@ argv0="$*"
 usage() {
 	echo "usage: $ug_prog [--rounds N] [--kinds default,aa,known] [--rate RATE]" \
 		"[--until HH:MM] [--out DIR] [--tx LIST] [--rx LIST] [--budget SECS] [--gap SECS]" \
-		"[--host-noise SECS]" >&2
+		"[--host-noise SECS] [--host-noise-cpu N]" >&2
 	exit 1
 }
-rounds=3 kinds=default,aa,known rate=50MB until= out= txl= rxl= budget= gap=0 hn=0
+rounds=3 kinds=default,aa,known rate=50MB until= out= txl= rxl= budget= gap=0 hn=0 hn_cpu=0
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--rounds) rounds=${2:-}; shift 2 || usage ;;
@@ -65,10 +67,11 @@ while [ $# -gt 0 ]; do
 	--budget) budget=${2:-}; shift 2 || usage ;;
 	--gap) gap=${2:-}; shift 2 || usage ;;
 	--host-noise) hn=${2:-}; shift 2 || usage ;;
+	--host-noise-cpu) hn_cpu=${2:-}; shift 2 || usage ;;
 	-h | --help) ug_help; exit 0 ;;
 	*) ug_die "unknown option '$1', allowed --rounds N, --kinds LIST, --rate RATE," \
 		"--until HH:MM, --out DIR, --tx LIST, --rx LIST, --budget SECS, --gap SECS," \
-		"--host-noise SECS (-h: usage)" ;;
+		"--host-noise SECS, --host-noise-cpu N (-h: usage)" ;;
 	esac
 done
 ab_count_check --rounds "$rounds" 100
@@ -91,6 +94,11 @@ case "$hn" in
 esac
 [ "$hn" = 0 ] || { [ "$hn" -ge 2 ] && [ "$hn" -le 600 ]; } ||
 	ug_die "--host-noise $hn: allowed 0 (off) or 2..600 (seconds)"
+ncpu=$(nproc)
+case "$hn_cpu" in
+'' | *[!0-9]* | 0?*) ug_die "--host-noise-cpu '$hn_cpu': allowed 0..$((ncpu - 1))" ;;
+esac
+[ "$hn_cpu" -lt "$ncpu" ] || ug_die "--host-noise-cpu $hn_cpu: allowed 0..$((ncpu - 1))"
 common=()
 [ -z "$txl" ] || common+=(--tx "$txl")
 [ -z "$rxl" ] || common+=(--rx "$rxl")
@@ -129,7 +137,7 @@ for ((i = 1; i <= rounds; i++)); do
 		mkdir -p "$out/$k"
 		hn_dir=$out/$k/.host_noise
 		[ "$hn" = 0 ] || ab_logged_run "$log" "round $i $k host noise" \
-			python3 "$UG_TOP/scripts/bench/host_noise.py" --cpu 0 --secs "$hn" --out "$hn_dir"
+			python3 "$UG_TOP/scripts/bench/host_noise.py" --cpu "$hn_cpu" --secs "$hn" --out "$hn_dir"
 		before=$(ls "$out/$k")
 		ab_logged_run "$log" "round $i $k" "$AB" "${args[@]}" --no-plots --out "$out/$k"
 		# the probe goes into the results directory the run created

@@ -55,7 +55,9 @@ def runs_of(d, again=False):
         r["_dir"] = os.path.basename(os.path.dirname(p))
         try:        # ab_campaign.sh --host-noise: the probe before the run
             with open(os.path.join(os.path.dirname(p), "host_noise.json")) as f:
-                r["_host_noise"] = {x["size"]: x for x in json.load(f)["sizes"]}
+                j = json.load(f)
+            r["_host_noise"] = {x["size"]: x for x in j["sizes"]}
+            r["_host_noise_cpu"] = (j.get("meta") or {}).get("cpu")
         except (OSError, ValueError, KeyError, TypeError):
             pass
         if r.get("wall_s") is None:     # slices: from run.conf
@@ -618,10 +620,12 @@ def host_noise(rs):
         return []
     rs = sorted(rs, key=lambda r: r["_dir"])
     L = ["### The host's own noise around each run (`--host-noise`)", "",
-         "Host: the pinned copy loop's sd of ln(next/this) over adjacent 1 s blocks "
-         "(host_noise.py) in the seconds before the run / after it (the next run's probe). "
+         "Host: the copy loop's sd of ln(next/this) over adjacent 1 s blocks (host_noise.py, "
+         "pinned to CPU %s) in the seconds before the run / after it (the next run's probe). "
          "Path: the median over the %d non-GSO UDP pairs (%s -> plain, gro) of the sd of "
-         "their slice pairs' ln(A/B)." % (2 * len(NON_GSO), ", ".join(NON_GSO)), "",
+         "their slice pairs' ln(A/B)." % (
+             ", ".join(sorted({str(r.get("_host_noise_cpu", "?")) for r in rs})),
+             2 * len(NON_GSO), ", ".join(NON_GSO)), "",
          "| run | load | host 64K | host 16M | path sd | non-GSO UDP within ±3% | "
          "all within ±3% |", "|---|---|---|---|---|---|---|"]
     sizes = ("64K", "16M")

@@ -159,6 +159,8 @@ bad "ab_campaign.sh a run that cannot start" "aa runs cannot start: --tx: unknow
 	--kinds aa --rounds 1 --tx bogus
 bad "ab_campaign.sh --rounds 0" "--rounds" --rounds 0
 bad "ab_campaign.sh --host-noise 1" "--host-noise 1: allowed 0 (off) or 2..600" --host-noise 1
+bad "ab_campaign.sh --host-noise-cpu past the last CPU" \
+	"--host-noise-cpu $(nproc): allowed 0..$(($(nproc) - 1))" --host-noise-cpu "$(nproc)"
 bad "ab_campaign.sh --until 24:00" "--until '24:00': allowed HH:MM (UTC, 00:00..23:59)" --until 24:00
 unset BAD_CMD
 
