@@ -124,6 +124,7 @@ def mark(d, conf, ab, metric):
     same = sum(1 for p, _ in others if tools and (run_conf(p) or {}).get("tools") == tools)
     spans = [m for m in (made(res) for _, res in others if res.get("runs")) if m]
     per = {}
+    marked = []
     for _, res in others:
         for a in res.get("ab") or []:
             ci = a.get("ci")
@@ -145,9 +146,9 @@ def mark(d, conf, ab, metric):
             "ratio_min": math.exp(min(ys)), "ratio_max": math.exp(max(ys)),
             "method": "method-of-moments tau^2 over the other runs of this machine "
                       "and matrix; ln(A/B) +- sqrt((t_n se)^2 + (t_k tau)^2)"}
-    xs = [a["ci"][metric]["across_runs"] for a in ab if "across_runs" in a["ci"][metric]]
-    if xs:
-        call(xs, ab[0]["ci"][metric]["level"])
+        marked.append(iv)
+    if marked:
+        call([iv["across_runs"] for iv in marked], marked[0]["level"])
     return {"runs": len(others), "first": min((m[0] for m in spans), default=None),
             "last": max((m[1] for m in spans), default=None), "tools": tools,
             "same_tools": same}

@@ -21,6 +21,7 @@ model's own error (PACER_ERR), and with a between-run term from the
 campaign's other runs (across_runs).  Says how many runs, over how long,
 and whether each target was met: never more."""
 import argparse
+import collections
 import glob
 import json
 import lzma
@@ -311,6 +312,11 @@ def fit_of(per):
     return max(abs(math.log(m / model)) for v in per.values() for model, m in v.values())
 
 
+def pair_key(p):
+    """A pair's identity across runs: tx, rx and family."""
+    return (p["tx_mode"], p["rx_mode"], p.get("family", 4))
+
+
 def across_runs(rs):
     """Each pair's interval with a between-run term, leave-one-out: for the
     pair in run r, ab_across.tau_interval against the other runs of the
@@ -323,8 +329,7 @@ def across_runs(rs):
         for p in pairs(r):
             x = ab_across.log_se(p["ci"])
             if x is not None:
-                by.setdefault((p["tx_mode"], p["rx_mode"], p.get("family", 4)), []).append(
-                    (id(r), p) + x)
+                by.setdefault(pair_key(p), []).append((id(r), p) + x)
     out = {}
     for xs in by.values():
         for rid, p, y, se, n in xs:
@@ -341,12 +346,9 @@ def across_calls(rs):
     between-run term."""
     import ab_across
     x = across_runs(rs)
-    k = {}
-    for r in rs:
-        for p in pairs(r):
-            if ab_across.log_se(p["ci"]) is not None:
-                key = (p["tx_mode"], p["rx_mode"], p.get("family", 4))
-                k[key] = k.get(key, 0) + 1
+    # (the runs of each pair with an interval: the others of one are k - 1)
+    k = collections.Counter(pair_key(p) for r in rs for p in pairs(r)
+                            if ab_across.log_se(p["ci"]) is not None)
     out = {}
     for r in rs:
         recs = []
@@ -355,8 +357,8 @@ def across_calls(rs):
                 continue
             y, se, n = ab_across.log_se(p["ci"])
             lo, hi, tau = x[id(p)]
-            recs.append((p, {"lo": lo, "hi": hi, "p": ab_across.p_value(
-                y, se, n, tau, k[(p["tx_mode"], p["rx_mode"], p.get("family", 4))] - 1)}))
+            recs.append((p, {"lo": lo, "hi": hi,
+                             "p": ab_across.p_value(y, se, n, tau, k[pair_key(p)] - 1)}))
         ab_across.call([c for _, c in recs], 95.0)
         out.update((id(p), c["real"]) for p, c in recs)
     return out
