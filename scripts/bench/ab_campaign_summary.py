@@ -241,6 +241,43 @@ PACER_FIT = 0.001	# a slice within 0.1% of its pace model: the pacer held
 PACER_ERR = 1e-4
 
 
+def tbf_grain(pace, unit_len):
+    """How much faster tbf passes packets of unit_len bytes than its rate
+    says: the kernel charges a packet whole nanoseconds, (len * mult) >>
+    shift with mult and shift as psched_ratecfg_precompute sets them
+    (net/sched/sch_generic.c; psched_l2t_ns in include/net/sch_generic.h),
+    at tc's rate in whole bytes/s (the pace line's bits/s over 8, the
+    fraction dropped: what `tc -j qdisc show` prints back).  A 1514-byte
+    packet at 48.5 MB/s of payload costs 30350 ns, not 30350.52: A's pacer
+    runs 1.7e-5 fast and B's, at 50 MB/s, 29440.0002 ns, not at all, so the
+    pacer's A/B of 1472-byte senders is 0.970016, not 0.970.  A 64 KiB GSO
+    packet's part of a nanosecond is under 1e-6.  Multiplies the whole
+    model (rate and bucket: the bucket is nanoseconds of tokens too); 1.0
+    when the pace line has no rate in bits/s or the unit is unknown."""
+    rate = int((pace.get("tbf_bit_s") or 0) / 8)
+    if rate <= 0 or not unit_len:
+        return 1.0
+    factor, shift = 10 ** 9, 0
+    while True:
+        mult = factor // rate
+        if mult & (1 << 31) or factor & (1 << 63):
+            break
+        factor <<= 1
+        shift += 1
+    ns = (unit_len * mult) >> shift
+    return unit_len * 1e9 / rate / ns if ns else 1.0
+
+
+def pacer_unit(x, pl, hdr):
+    """The bytes tbf charges per packet of slice record x: a datagram and
+    its headers, a GSO send's segments each with theirs (qdisc_pkt_len of
+    a GSO skb counts every segment's headers), None for TCP (its TSO
+    packets vary) and for records without tx_gso_active."""
+    if x.get("proto") == "tcp" or "tx_gso_active" not in x:
+        return None
+    return (pl + hdr) * ((x.get("segs") or 1) if x["tx_gso_active"] else 1)
+
+
 def pacer_slices(r, p):
     """Each slice of pair p in the known-effect slices run r that its
     interval used: {rep: {setting: (model, measured)}} in bytes/s of
@@ -255,7 +292,8 @@ def pacer_slices(r, p):
     quiet machine (results/ab-campaign-2026-11-26q/README.md).  R and b are
     each slice record's pace (ab_slice.py, from its raw log's pace line;
     one without burst is from before 2026-11-26, when every bucket was
-    131072)."""
+    131072).  Both scaled by tbf_grain: the kernel's whole-nanosecond
+    packet cost."""
     size = r.get("size") or 1472
     used = set((p["ci"] or {}).get("reps_used") or [])
     per = {}
@@ -269,7 +307,8 @@ def pacer_slices(r, p):
         pl, hdr = (1448, 66) if x.get("proto") == "tcp" else (size, 42)
         rate, burst = pace["rate_Bps"], pace.get("burst", 131072)
         t = x["rx_bytes"] / (x["rx_MBps"] * 2 ** 20)
-        per.setdefault(x["rep"], {})[x["setting"]] = (rate + burst * pl / (pl + hdr) / t,
+        k = tbf_grain(pace, pacer_unit(x, pl, hdr))
+        per.setdefault(x["rep"], {})[x["setting"]] = (k * (rate + burst * pl / (pl + hdr) / t),
                                                       x["rx_MBps"] * 2 ** 20)
     per = {k: v for k, v in per.items() if "A" in v and "B" in v}
     if not per or len(per) != len(used):
@@ -468,7 +507,8 @@ def known(rs, true):
         % len(rs)))
     if tr:
         L.append("- interval covers the pacer's own A/B (each slice's full bucket over its "
-                 "window, pacer_truth: %.4f-%.4f): %d of %d (%.0f%%; target at least 95%%: %s)"
+                 "window, at tbf's whole-ns packet cost, pacer_truth: %.4f-%.4f): %d of %d "
+                 "(%.0f%%; target at least 95%%: %s)"
                  % (min(p["_truth"] for p in tr), max(p["_truth"] for p in tr), mcov, len(tr),
                     100.0 * mcov / len(tr), "NOT met" if mcov < 0.95 * len(tr) else "met"
                     if len(rs) >= 20 else "not shown: %d runs are too few" % len(rs)))

@@ -288,6 +288,34 @@ def pacer_truth_of_the_known_effect():
     close(C.pacer_fit(r, p), 0.0, 1e-12)
     r["runs"][2]["rx_MBps"] *= 0.98
     close(C.pacer_fit(r, p), 0.01972, 1e-5)
+    # the kernel's whole-ns packet cost (tbf_grain): at the campaigns' 48.5
+    # and 50 MB/s (tc rates 399070652 and 411413043 bit/s, 49883831 and
+    # 51426630 B/s) a 1514-byte packet costs 30350 ns (30350.516 asked) and
+    # 29440 ns (29440.0002): the pacer's A/B of a 1472-byte sender is
+    # 0.9700165 (what campaign 29b's sendto and sendmmsg pairs measured,
+    # 0.97001-0.97003); a 44-segment GSO send's fraction is under 1e-6
+    close(C.tbf_grain({"tbf_bit_s": 399070652}, 1514), 30350.515781 / 30350, 1e-9)
+    close(C.tbf_grain({"tbf_bit_s": 411413043}, 1514), 29440.000249 / 29440, 1e-9)
+    same(C.tbf_grain({"tbf_bit_s": 1}, 1514), 1.0)
+    same(C.tbf_grain({"tbf_bit_s": 399070652}, None), 1.0)
+    same(C.pacer_unit({"proto": "udp", "tx_gso_active": False, "segs": 44}, 1472, 42), 1514)
+    same(C.pacer_unit({"proto": "udp", "tx_gso_active": True, "segs": 44}, 1472, 42), 66616)
+    same(C.pacer_unit({"proto": "tcp", "tx_gso_active": False}, 1448, 66), None)
+    same(C.pacer_unit({"proto": "udp"}, 1472, 42), None)
+
+    def real_rates(r, gso):
+        for x in r["runs"]:
+            b = x["pace"]["burst"]
+            x["pace"] = {"rate_Bps": x["pace"]["rate_Bps"] * 10, "burst": b,
+                         "tbf_bit_s": 399070652 if x["setting"] == "A" else 411413043}
+            x["rx_bytes"] = x["pace"]["rate_Bps"] * 1.02 + b * 1472 / 1514
+            x["rx_MBps"] = x["rx_bytes"] / 1.02 / 2 ** 20
+            x.update(tx_gso_active=gso, segs=44)
+        return r
+    r = real_rates(run_of({"A": 127139, "B": 131072}, same3), False)
+    close(C.pacer_truth(r, p), 0.97 * 30350.515781 / 30350, 1e-7)
+    r = real_rates(run_of({"A": 127139, "B": 131072}, same3), True)
+    close(C.pacer_truth(r, p), 0.97, 1e-6)
     ps = [{"_truth": 0.97, "_fit": 0.0002, "ci": {"lo": 0.968, "hi": 0.972}},
           {"_truth": 0.97, "_fit": 0.0005, "ci": {"lo": 0.960, "hi": 0.965}},
           {"_truth": 0.97, "_fit": 0.021, "ci": {"lo": 0.965, "hi": 0.968}},
