@@ -177,15 +177,17 @@ run_deferred() {
 	[ -z "$_ug_guard" ] || rm -f "$_ug_guard"
 }
 # ---- a guard for a death without traps ----------------------------------------
-# SIGKILL to the script, or bash itself aborting (SIGABRT: udpgso_ab.sh on
-# a SIGINT, one of scripts_test's 20 random kills in CI on 2026-11-28)
-# runs no trap and no deferred command.  ug_guard: from here on the deferred commands are also kept in a
-# journal file, and a watcher (out of the job table, INT/TERM/HUP ignored,
-# in this script's session) waits for this shell to be gone; if the journal
-# is still there (run_deferred removes it), it kills what is left of this
-# script's process group (when the script leads it) and runs the journal,
-# last first, as run_deferred would.  Functions a deferred command names
-# must exist when ug_guard is called (the watcher is a copy of the shell).
+# SIGKILL to the script, or bash itself aborting (SIGABRT: udpgso_ab.sh
+# on a SIGINT, one of scripts_test's 20 random kills in CI on
+# 2026-11-28) runs no trap and no deferred command.  ug_guard: from here
+# on the deferred commands are also kept in a journal file, and a
+# watcher (out of the job table, INT/TERM/HUP ignored, in this script's
+# session) waits for this shell to be gone; if the journal is still
+# there (run_deferred removes it), it kills what is left of this
+# script's process group (when the script leads it) and runs the
+# journal, last first, as run_deferred would.  Functions a deferred
+# command names must exist when ug_guard is called (the watcher is a
+# copy of the shell).
 _ug_guard=
 _ug_journal() {
 	[ -n "$_ug_guard" ] || return 0

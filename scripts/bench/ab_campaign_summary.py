@@ -298,8 +298,7 @@ def pacer_slices(r, p):
     used = set((p["ci"] or {}).get("reps_used") or [])
     per = {}
     for x in r.get("runs") or []:
-        if (x.get("tx_mode"), x.get("rx_mode"), x.get("family", 4)) != (
-                p["tx_mode"], p["rx_mode"], p.get("family", 4)) or x.get("rep") not in used:
+        if pair_key(x) != pair_key(p) or x.get("rep") not in used:
             continue
         pace = x.get("pace") or {}
         if not pace.get("rate_Bps") or not x.get("rx_MBps") or not x.get("rx_bytes"):
