@@ -17,6 +17,7 @@
 #   scripts/bench/ab_campaign.sh [--rounds N] [--kinds LIST] [--rate RATE]
 #                                [--until HH:MM] [--out DIR] [--tx LIST]
 #                                [--rx LIST] [--budget SECS] [--gap SECS]
+#                                [--family F]
 #   --rounds N     rounds of every kind (1..100, default 3)
 #   --kinds LIST   comma-separated of default, aa, known (default all three)
 #   --rate RATE    the known effect's rate of B (udpgso_ab.sh --rate; default 50MB:
@@ -33,6 +34,8 @@
 #   --budget SECS  the aa and known runs' udpgso_ab.sh --budget (default its
 #                  own: 260 s for 13 pairs); with --tx/--rx, 20 s per pair keeps
 #                  every pair's share of a default run
+#   --family F     the aa and known runs in address family F: 4, 6 or both
+#                  (udpgso_ab.sh --family; default its own, 4)
 # A kind may be named more than once in --kinds: the list is one round's order
 # (e.g. default,default,aa,known,aa,known with --rounds 1).
 #   --gap SECS     seconds of sleep after every run (0..3600, default 0): a low
@@ -51,10 +54,10 @@ argv0="$*"
 usage() {
 	echo "usage: $ug_prog [--rounds N] [--kinds default,aa,known] [--rate RATE]" \
 		"[--until HH:MM] [--out DIR] [--tx LIST] [--rx LIST] [--budget SECS] [--gap SECS]" \
-		"[--host-noise SECS] [--host-noise-cpu N]" >&2
+		"[--host-noise SECS] [--host-noise-cpu N] [--family F]" >&2
 	exit 1
 }
-rounds=3 kinds=default,aa,known rate=50MB until= out= txl= rxl= budget= gap=0 hn=0 hn_cpu=0
+rounds=3 kinds=default,aa,known rate=50MB until= out= txl= rxl= budget= gap=0 hn=0 hn_cpu=0 fam=
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--rounds) rounds=${2:-}; shift 2 || usage ;;
@@ -68,10 +71,11 @@ while [ $# -gt 0 ]; do
 	--gap) gap=${2:-}; shift 2 || usage ;;
 	--host-noise) hn=${2:-}; shift 2 || usage ;;
 	--host-noise-cpu) hn_cpu=${2:-}; shift 2 || usage ;;
+	--family) fam=${2:-}; shift 2 || usage ;;
 	-h | --help) ug_help; exit 0 ;;
 	*) ug_die "unknown option '$1', allowed --rounds N, --kinds LIST, --rate RATE," \
 		"--until HH:MM, --out DIR, --tx LIST, --rx LIST, --budget SECS, --gap SECS," \
-		"--host-noise SECS, --host-noise-cpu N (-h: usage)" ;;
+		"--host-noise SECS, --host-noise-cpu N, --family F (-h: usage)" ;;
 	esac
 done
 ab_count_check --rounds "$rounds" 100
@@ -99,7 +103,9 @@ case "$hn_cpu" in
 '' | *[!0-9]* | 0?*) ug_die "--host-noise-cpu '$hn_cpu': allowed 0..$((ncpu - 1))" ;;
 esac
 [ "$hn_cpu" -lt "$ncpu" ] || ug_die "--host-noise-cpu $hn_cpu: allowed 0..$((ncpu - 1))"
+case "$fam" in '' | 4 | 6 | both) ;; *) ug_die "--family '$fam': allowed 4, 6 or both" ;; esac
 common=()
+[ -z "$fam" ] || common+=(--family "$fam")
 [ -z "$txl" ] || common+=(--tx "$txl")
 [ -z "$rxl" ] || common+=(--rx "$rxl")
 [ -z "$budget" ] || common+=(--budget "$budget")

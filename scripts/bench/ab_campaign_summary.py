@@ -278,6 +278,18 @@ def pacer_unit(x, pl, hdr):
     return (pl + hdr) * ((x.get("segs") or 1) if x["tx_gso_active"] else 1)
 
 
+def wire_unit(x, size):
+    """(payload, headers) in bytes of a packet of slice record x as tbf on
+    the veth counts it (qdisc_pkt_len: the frame without FCS): Ethernet 14,
+    IPv4 20 or IPv6 40, UDP 8 after the record's datagram size (the run's
+    SIZE for records without one); TCP at the MSS of a 1500-byte MTU with
+    timestamps (1448 over IPv4, 1428 over IPv6) and 32 bytes of header."""
+    v6 = x.get("family", 4) == 6
+    if x.get("proto") == "tcp":
+        return (1428, 86) if v6 else (1448, 66)
+    return (x.get("size") or size, 62 if v6 else 42)
+
+
 def pacer_slices(r, p):
     """Each slice of pair p in the known-effect slices run r that its
     interval used: {rep: {setting: (model, measured)}} in bytes/s of
@@ -303,7 +315,7 @@ def pacer_slices(r, p):
         pace = x.get("pace") or {}
         if not pace.get("rate_Bps") or not x.get("rx_MBps") or not x.get("rx_bytes"):
             return None
-        pl, hdr = (1448, 66) if x.get("proto") == "tcp" else (size, 42)
+        pl, hdr = wire_unit(x, size)
         rate, burst = pace["rate_Bps"], pace.get("burst", 131072)
         t = x["rx_bytes"] / (x["rx_MBps"] * 2 ** 20)
         k = tbf_grain(pace, pacer_unit(x, pl, hdr))

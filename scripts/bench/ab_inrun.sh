@@ -177,7 +177,7 @@ ir_switch() {
 	if [ -n "$rate_Bps" ]; then
 		want=$rate_Bps pct=100
 		[ "$2" = A ] && want=$((want * rate_a / 100)) pct=$rate_a
-		pace_set "$want" "$([ "$ir_txm" = tcp ] && echo tcp || echo udp)" "$pct" ||
+		pace_set "$want" "$([ "$ir_txm" = tcp ] && echo tcp || echo udp)" "$pct" "$ir_fam" ||
 			{ ug_err "tc qdisc replace dev $dev_tx root tbf failed"; return 1; }
 		echo "pace $EPOCHREALTIME $2 $pace_line" >>"$1"
 	fi

@@ -42,25 +42,31 @@ rate_speed_check() {
 		ug_die "--rate $rate: above what $1 can take ($2Mb/s), allowed up to ${2}M or PCT% 1..100"
 }
 
-# wire_bps PAYLOAD_Bps: the tbf rate (bit/s, as tbf counts: IP + UDP +
-# Ethernet headers, 42 bytes per datagram; TCP's 66 per 1448-byte segment)
+# wire_bps PAYLOAD_Bps PROTO FAM: the tbf rate (bit/s, as tbf counts the
+# frame: Ethernet 14 + IPv4 20 or IPv6 40 + UDP 8 after each datagram of the
+# family's size; TCP 32 with timestamps after an MSS of 1448 or 1428)
 wire_bps() {
-	local hdr=42 pl=$size
-	[ "$2" = tcp ] && hdr=66 pl=1448
+	local hdr=42 pl=${fam_size[${3:-4}]:-$size}
+	[ "${3:-4}" = 6 ] && hdr=62
+	if [ "$2" = tcp ]; then
+		hdr=66 pl=1448
+		[ "${3:-4}" = 6 ] && hdr=86 pl=1428
+	fi
 	awk -v r="$1" -v h="$hdr" -v p="$pl" 'BEGIN { printf "%.0f", r * 8 * (p + h) / p }'
 }
 
-# pace_set PAYLOAD_Bps PROTO [PCT]: a tbf qdisc on the sending device at that
-# rate of payload; its bucket holds two 64 KiB GSO/TSO packets (so tbf never
-# segments one; at PCT% of that with PCT, at least 55: still more than one
-# such packet) and its queue 16 MiB (so the socket's send buffer fills
-# first: the sender blocks, nothing is dropped at the qdisc).  --rate-a
-# scales the bucket with the rate: a slice starts with a full bucket, which
-# adds the bucket's bytes to its rx bytes, and a bucket kept whole would
-# move A/B of rx MB/s from PCT% toward 1 (0.971 for 97% in 1 s slices)
+# pace_set PAYLOAD_Bps PROTO PCT FAM: a tbf qdisc on the sending device at
+# that rate of payload of FAM's packets; its bucket holds two 64 KiB GSO/TSO
+# packets (so tbf never segments one; at PCT% of that, at least 55: still
+# more than one such packet) and its queue 16 MiB (so the socket's send
+# buffer fills first: the sender blocks, nothing is dropped at the qdisc).
+# --rate-a scales the bucket with the rate: a slice starts with a full
+# bucket, which adds the bucket's bytes to its rx bytes, and a bucket kept
+# whole would move A/B of rx MB/s from PCT% toward 1 (0.971 for 97% in 1 s
+# slices)
 pace_set() {
 	local bps burst=$((131072 * ${3:-100} / 100))
-	bps=$(wire_bps "$1" "$2")
+	bps=$(wire_bps "$1" "$2" "${4:-4}")
 	pace_line="rate_Bps=$1 tbf_bit_s=$bps burst=$burst"
 	L tc qdisc replace dev "$dev_tx" root tbf rate "${bps}bit" burst "$burst" limit 16777216 \
 		</dev/null >/dev/null 2>&1

@@ -61,12 +61,13 @@ plan_round() {	# PAIR_INDEX...: one more pair of slices each (its next rep)
 }
 
 # pace_for N: the pacing of slice N (a tbf rate, or none), set when it changes;
-# the tbf rate counts the wire's headers, TCP's not UDP's (wire_bps), so a
-# TCP slice after a UDP one at the same payload rate needs its own (until
-# 2026-11-28 the key was the payload rate alone: the first slice of a pair
-# after the other protocol's ran 1.6% off its pace line)
+# the tbf rate counts the wire's headers, TCP's not UDP's and IPv6's not
+# IPv4's (wire_bps), so a TCP or IPv6 slice after another at the same payload
+# rate needs its own (until 2026-11-28 the key was the payload rate alone:
+# the first slice of a pair after the other protocol's ran 1.6% off its pace
+# line; until 2026-11-29 IPv6 was charged IPv4's headers)
 pace_for() {
-	local n=$1 key want pct=100 proto=udp
+	local n=$1 key want pct=100 proto=udp pk
 	if [ -z "$rate" ]; then return 0; fi
 	[ "${RUN_TX[n]}" = tcp ] && proto=tcp
 	key=${RUN_TX[n]}/${RUN_RX[n]}
@@ -86,15 +87,17 @@ pace_for() {
 	fi
 	# A's bucket is scaled as its rate (pace_set's PCT): both make the pacing
 	[ "$want" = none ] && proto=
-	[ "$want/$pct/$proto" = "$cur_pace" ] && return 0
+	pk=$want/$pct/$proto
+	[ "$want" = none ] || pk+=/${RUN_FAM[n]}
+	[ "$pk" = "$cur_pace" ] && return 0
 	if [ "$want" = none ] || [ "$want" -le 0 ]; then
 		L tc qdisc del dev "$dev_tx" root </dev/null >/dev/null 2>&1
 		pace_line=
 	else
-		pace_set "$want" "$proto" "$pct" ||
+		pace_set "$want" "$proto" "$pct" "${RUN_FAM[n]}" ||
 			{ ug_err "tc qdisc replace dev $dev_tx root tbf failed"; return 1; }
 	fi
-	cur_pace=$want/$pct/$proto
+	cur_pace=$pk
 }
 
 # run_planned: every planned slice not run yet

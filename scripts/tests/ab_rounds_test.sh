@@ -22,6 +22,7 @@ n_configs=6 resdir=$(mktemp -d) tmp="" py_stats=true AB_DIR=/nonexistent dev_tx=
 trap 'rm -rf "$resdir"' EXIT
 apply_setting() { return 0; }
 L() { "$@"; }
+. "$UG_TOP/scripts/bench/ab_opts.sh"
 . "$UG_TOP/scripts/bench/ab_rounds.sh"
 
 # the stubs: each slice is a line "TX SET REP DIR"; the question's answer
@@ -150,17 +151,29 @@ report "a failed question stops the run as an error, never as 'target reached'" 
 # pace_for: a new tbf when the payload rate, A's share or the protocol
 # changes (the wire rate counts TCP's headers, not UDP's), none otherwise
 paced=()
-pace_set() { paced+=("$1 $2 $3"); }
+pace_set() { paced+=("$1 $2 $3 $4"); }
 rate=5MB rate_Bps=5000000 rate_a=97 cur_pace=none/100/
-RUN_TX=(- sendto sendto tcp tcp sendto sendto) RUN_RX=(- plain plain tcp tcp gro gro)
-RUN_SET=(- A B B A A A) RUN_FAM=(- 4 4 4 4 4 4) RUN_DIR=(- "" "" "" "" "" "")
+RUN_TX=(- sendto sendto tcp tcp sendto sendto sendto) RUN_RX=(- plain plain tcp tcp gro gro gro)
+RUN_SET=(- A B B A A A A) RUN_FAM=(- 4 4 4 4 4 4 6) RUN_DIR=(- "" "" "" "" "" "" "")
 why=
-for i in 1 2 3 4 5 6; do pace_for "$i" || why+="pace_for $i failed; "; done
+for i in 1 2 3 4 5 6 7; do pace_for "$i" || why+="pace_for $i failed; "; done
 got=$(printf '%s;' "${paced[@]}")
-[ "$got" = "4850000 udp 97;5000000 udp 100;5000000 tcp 100;4850000 tcp 97;4850000 udp 97;" ] ||
-	why+="tbf set as '$got'; "
-report "pacing: a new tbf when the rate or the protocol changes, none when neither does" \
-	"pacing by rate and protocol"
+want="4850000 udp 97 4;5000000 udp 100 4;5000000 tcp 100 4;4850000 tcp 97 4;4850000 udp 97 4;"
+want+="4850000 udp 97 6;"
+[ "$got" = "$want" ] || why+="tbf set as '$got'; "
+report "pacing: a new tbf when the rate, the protocol or the family changes, none when none does" \
+	"pacing by rate, protocol and family"
+# the wire rate of a payload rate: IPv4 UDP 42 bytes of headers a 1472-byte
+# datagram, IPv6 62 a 1452-byte one, TCP 66 a 1448-byte segment, 86 a 1428
+declare -A fam_size=([4]=1472 [6]=1452)
+size=1472
+for c in "udp 4 41141304" "udp 6 41707989" "tcp 4 41823204" "tcp 6 42408964"; do
+	read -r p f w <<<"$c"
+	got=$(wire_bps 5000000 "$p" "$f")
+	[ "$got" = "$w" ] || why+="wire_bps 5000000 $p $f: $got, not $w; "
+done
+report "the tbf rate counts each family's and protocol's headers" "wire rate by family"
+unset fam_size
 rate=""
 
 ci=off reps=3

@@ -302,6 +302,12 @@ def pacer_truth_of_the_known_effect():
     same(C.pacer_unit({"proto": "udp", "tx_gso_active": True, "segs": 44}, 1472, 42), 66616)
     same(C.pacer_unit({"proto": "tcp", "tx_gso_active": False}, 1448, 66), None)
     same(C.pacer_unit({"proto": "udp"}, 1472, 42), None)
+    # the headers by family: an IPv6 datagram carries 20 bytes more than an
+    # IPv4 one, and the record's own size counts, not the run's
+    same(C.wire_unit({"proto": "udp", "family": 4}, 1472), (1472, 42))
+    same(C.wire_unit({"proto": "udp", "family": 6, "size": 1452}, 1472), (1452, 62))
+    same(C.wire_unit({"proto": "tcp", "family": 6}, 1472), (1428, 86))
+    same(C.wire_unit({"proto": "tcp"}, 1472), (1448, 66))
 
     def real_rates(r, gso):
         for x in r["runs"]:

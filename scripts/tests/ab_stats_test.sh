@@ -162,6 +162,7 @@ bad "ab_campaign.sh --host-noise 1" "--host-noise 1: allowed 0 (off) or 2..600" 
 bad "ab_campaign.sh --host-noise-cpu past the last CPU" \
 	"--host-noise-cpu $(nproc): allowed 0..$(($(nproc) - 1))" --host-noise-cpu "$(nproc)"
 bad "ab_campaign.sh --until 24:00" "--until '24:00': allowed HH:MM (UTC, 00:00..23:59)" --until 24:00
+bad "ab_campaign.sh --family 5" "--family '5': allowed 4, 6 or both" --family 5
 unset BAD_CMD
 
 # ---- two short real runs ----------------------------------------------------------
