@@ -205,20 +205,23 @@ wait_port() {
 	ug_wait_port "$1" "" "$2" "$3"
 }
 
-# rx_drained PORT PID: its socket's receive queue was empty at two readings
-# 10 ms apart (read in the receiver's own /proc view: no fork; no nap after
-# the second empty one)
+# rx_drained PORT PID FAM: its socket's receive queue was empty at two
+# readings 10 ms apart (read in the receiver's own /proc view, net/udp or
+# for FAM 6 net/udp6: no fork; no nap after the second empty one).  Until
+# 2026-11-29 IPv6 looked in net/udp, never found its socket and ended
+# every IPv6 UDP slice 2 s late (200 readings)
 rx_drained() {
-	local hex line f i ok=0
+	local hex line f i ok=0 tab=/proc/$2/net/udp
+	[ "${3:-4}" = 6 ] && tab+=6
 	printf -v hex ':%04X ' "$1"
 	for ((i = 0; i < 200; i++)); do
-		[ -r "/proc/$2/net/udp" ] || return 1
+		[ -r "$tab" ] || return 1
 		f=x
 		while read -r line; do
 			case "$line" in
 			*"$hex"*) read -r _ _ _ _ f _ <<<"$line"; break ;;
 			esac
-		done <"/proc/$2/net/udp"
+		done <"$tab"
 		if [ "${f#*:}" = 00000000 ]; then ok=$((ok + 1)); else ok=0; fi
 		[ "$ok" -lt 2 ] || return 0
 		nap 0.01
@@ -351,7 +354,7 @@ run_one() {	# IDX CONFIG TXMODE RXMODE SETTING REP
 	if [ "$rtype" != ssh ]; then
 		if [ "$proto" = -u ]; then
 			[ -z "${pace_line:-}" ] || tbf_drained
-			rx_drained "$port" "$rxpid"
+			rx_drained "$port" "$rxpid" "$fam"
 		else
 			for ((i = 0; i < 100; i++)); do
 				kill -0 "$rxpid" 2>/dev/null || break

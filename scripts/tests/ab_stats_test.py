@@ -595,6 +595,15 @@ def check_run(d, kind):
             if c["n"] + len(c["disturbed"]) != c["pairs"]:
                 bad.append("%s: pairs %d != used %d + disturbed" % (
                     a["tx_mode"], c["pairs"], c["n"]))
+    # a UDP receiver is stopped once its socket queue stays empty after its
+    # sender ends (rx_drained: net/udp, net/udp6 for IPv6), not after the
+    # 2 s rx_drained gives up at (every IPv6 slice's end until 2026-11-29)
+    for x in r["runs"]:
+        t = x.get("times") or {}
+        if x.get("proto") != "tcp" and t and t["rx_done"] - t["tx_done"] > 1.0:
+            bad.append("run %d (IPv%d): its receiver stopped %.2f s after its sender" % (
+                x["index"], x.get("family", 4), t["rx_done"] - t["tx_done"]))
+            break
     # a paced run's UDP receivers take the kernel's window (--rx-window
     # kernel, its default with --rate); an unpaced run's their reads'
     for x in r["runs"]:

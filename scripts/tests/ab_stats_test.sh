@@ -28,9 +28,10 @@
 #     device can take, ...; bpf_toggle.sh's options): exit 1, one line naming
 #     the value and what is allowed, no results directory, no namespace, no
 #     setting changed;
-#   - two short real runs on the local veth pair: an interval-driven one
-#     (warm-up apart, pinned, the stop rule as its intervals say) and a
-#     fixed-rate one (paced as asked, A at 97%, never above the rate).
+#   - three short real runs on the local veth pair: an interval-driven one
+#     (warm-up apart, pinned, the stop rule as its intervals say), a
+#     fixed-rate one (paced as asked, A at 97%, never above the rate) and an
+#     IPv6 one (each UDP receiver stopped once its queue is read empty).
 #
 #   scripts/tests/ab_stats_test.sh
 set -u
@@ -165,7 +166,7 @@ bad "ab_campaign.sh --until 24:00" "--until '24:00': allowed HH:MM (UTC, 00:00..
 bad "ab_campaign.sh --family 5" "--family '5': allowed 4, 6 or both" --family 5
 unset BAD_CMD
 
-# ---- two short real runs ----------------------------------------------------------
+# ---- three short real runs --------------------------------------------------------
 # real NAME KIND ARGS...: the run exits 0 and its results.json passes the
 # checks of ab_stats_test.py --check-run (KIND ci or rate)
 real() {
@@ -191,10 +192,14 @@ real() {
 if [ "$(nproc)" -lt 2 ]; then
 	ktap_skip "interval-driven run" "one CPU: nothing to pin to"
 	ktap_skip "fixed-rate run" "one CPU: nothing to pin to"
+	ktap_skip "IPv6 run" "one CPU: nothing to pin to"
 else
 	real "interval-driven run: warm-up apart, pinned, stop rule as the intervals say" ci \
 		--method slices --tx gso-cmsg,tcp --rx gro --ci 95,40 -n 2 --max-reps 4 --no-perf
 	real "fixed-rate run: paced as asked (A at 97%), never above the rate, cost per GiB" rate \
 		--method slices --tx gso-cmsg --rx gro --rate 40M --rate-a 97 --ci off -n 2 --no-perf
+	real "IPv6 run: each UDP receiver stopped as soon as its socket queue is read empty" ci \
+		--family 6 --method slices --tx sendto,gso-cmsg --rx plain --ci 95,40 -n 2 \
+		--max-reps 4 --no-perf
 fi
 ktap_finish
