@@ -47,11 +47,11 @@ rate_speed_check() {
 # family's size; TCP 32 with timestamps after an MSS of 1448 or 1428)
 wire_bps() {
 	local hdr=42 pl=${fam_size[${3:-4}]:-$size}
-	[ "${3:-4}" = 6 ] && hdr=62
-	if [ "$2" = tcp ]; then
-		hdr=66 pl=1448
-		[ "${3:-4}" = 6 ] && hdr=86 pl=1428
-	fi
+	case $2/${3:-4} in
+	udp/6) hdr=62 ;;
+	tcp/4) hdr=66 pl=1448 ;;
+	tcp/6) hdr=86 pl=1428 ;;
+	esac
 	awk -v r="$1" -v h="$hdr" -v p="$pl" 'BEGIN { printf "%.0f", r * 8 * (p + h) / p }'
 }
 
